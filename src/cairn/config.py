@@ -1,0 +1,98 @@
+"""Where cairn keeps its files, and the settings it reads from ``config.toml``.
+
+Only :mod:`cairn.workspace` calls into this module; everything else receives the
+resolved values as arguments.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cairn.errors import ValidationError
+
+INDEX_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+DEFAULT_INCLUDE = ("**/*.md", "**/*.markdown", "**/*.mdx", "**/*.txt", "**/*.text")
+
+
+@dataclass(frozen=True, slots=True)
+class Paths:
+    """Resolved locations of cairn's data and configuration."""
+
+    data_dir: Path
+    config_file: Path
+
+    @property
+    def index_dir(self) -> Path:
+        return self.data_dir / "indexes"
+
+    def index_file(self, name: str) -> Path:
+        """The SQLite file of the index called ``name``."""
+        return self.index_dir / f"{check_index_name(name)}.sqlite"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexSettings:
+    """Ingest limits and chunking parameters (``[index]`` in config.toml)."""
+
+    max_file_bytes: int = 20 * 1024 * 1024
+    chunk_max_tokens: int = 256
+    chunk_min_tokens: int = 48
+    batch_files: int = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything read from config.toml, with defaults."""
+
+    index: IndexSettings = field(default_factory=IndexSettings)
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+def check_index_name(name: str) -> str:
+    """Validate an index name (it becomes a file name)."""
+    if not INDEX_NAME.match(name):
+        raise ValidationError(
+            f"invalid index name {name!r}: use letters, digits, '.', '_' or '-' (max 64)"
+        )
+    return name
+
+
+def resolve_paths(home: str | Path | None, env: Mapping[str, str]) -> Paths:
+    """Resolve data and config locations: explicit ``home``, else ``$CAIRN_HOME``, else platformdirs."""
+    chosen = home if home is not None else env.get("CAIRN_HOME") or None
+    if chosen is not None:
+        root = Path(chosen).expanduser().resolve()
+        return Paths(data_dir=root, config_file=root / "config.toml")
+    import platformdirs
+
+    return Paths(
+        data_dir=Path(platformdirs.user_data_dir("cairn", appauthor=False)),
+        config_file=Path(platformdirs.user_config_dir("cairn", appauthor=False)) / "config.toml",
+    )
+
+
+def load_settings(config_file: Path) -> Settings:
+    """Read ``config.toml`` if present; unknown keys are kept in ``raw`` for later stages."""
+    if not config_file.is_file():
+        return Settings()
+    try:
+        raw = tomllib.loads(config_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValidationError(f"cannot read config file {config_file}: {exc}") from exc
+    section = raw.get("index", {})
+    if not isinstance(section, dict):
+        raise ValidationError(f"{config_file}: [index] must be a table")
+    defaults = IndexSettings()
+    values: dict[str, int] = {}
+    for key in ("max_file_bytes", "chunk_max_tokens", "chunk_min_tokens", "batch_files"):
+        value = section.get(key, getattr(defaults, key))
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise ValidationError(f"{config_file}: index.{key} must be a positive integer")
+        values[key] = value
+    return Settings(index=IndexSettings(**values), raw=raw)

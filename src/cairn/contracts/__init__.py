@@ -1,0 +1,222 @@
+"""Pydantic models of every public output.
+
+The CLI's ``--json`` output of a command is exactly ``model.model_dump(mode="json")``
+of the object the matching :class:`cairn.workspace.Workspace` method returns.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Contract(BaseModel):
+    """Base of public contracts: immutable, strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ErrorDetail(Contract):
+    code: str
+    message: str
+
+
+class ErrorBody(Contract):
+    """The JSON error body of every face."""
+
+    error: ErrorDetail
+
+
+# --- collections -----------------------------------------------------------------
+
+
+class Collection(Contract):
+    """A named root folder with include/exclude globs and optional guidance text."""
+
+    name: str
+    root: str
+    include: list[str]
+    exclude: list[str]
+    context: str | None = None
+    created_at: str
+    documents: int = 0
+    passages: int = 0
+    last_indexed_at: str | None = None
+
+
+class CollectionList(Contract):
+    collections: list[Collection]
+
+
+class CollectionRemoved(Contract):
+    name: str
+    documents_removed: int
+
+
+# --- indexing ---------------------------------------------------------------------
+
+
+class FileError(Contract):
+    """A file that could not be ingested, as recorded by the last run that saw it."""
+
+    collection: str
+    path: str
+    code: str
+    message: str
+    seen_at: str
+
+
+class IndexCounts(Contract):
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    renamed: int = 0
+    removed: int = 0
+    reactivated: int = 0
+    failed: int = 0
+    #: Files whose bytes were read and parsed this run (0 on an unchanged corpus).
+    parsed: int = 0
+
+
+class IndexSummary(Contract):
+    """Result of ``cairn index``: counts per outcome and elapsed time."""
+
+    run_id: int
+    collections: list[str]
+    counts: IndexCounts
+    passages_written: int
+    elapsed_ms: int
+    errors: list[FileError] = Field(default_factory=list)
+
+
+# --- search -------------------------------------------------------------------------
+
+Stage = Literal["bm25", "vector", "graph", "rerank"]
+
+
+def _bm25_only() -> list[Stage]:
+    return ["bm25"]
+
+
+class SearchResult(Contract):
+    """One ranked passage with its exact location."""
+
+    uri: str
+    docid: str
+    title: str
+    collection: str
+    score: float
+    start_line: int
+    end_line: int
+    snippet: str
+    headings: list[str]
+    stages: list[Stage] = Field(default_factory=_bm25_only)
+
+
+class SearchFilters(Contract):
+    collections: list[str] = Field(default_factory=list)
+    tags_any: list[str] = Field(default_factory=list)
+    tags_all: list[str] = Field(default_factory=list)
+    since: str | None = None
+    until: str | None = None
+
+
+class SearchMeta(Contract):
+    query: str
+    mode: Literal["bm25", "vector", "hybrid"]
+    limit: int
+    count: int
+    filters: SearchFilters
+    capabilities: dict[str, bool] = Field(default_factory=dict)
+    hints: list[str] = Field(default_factory=list)
+
+
+class SearchResponse(Contract):
+    results: list[SearchResult]
+    meta: SearchMeta
+
+
+# --- retrieval ------------------------------------------------------------------------
+
+
+class DocumentSlice(Contract):
+    """Exact lines of a document's normalised text, as ``cairn get`` prints them."""
+
+    uri: str
+    docid: str
+    title: str
+    collection: str
+    path: str
+    start_line: int
+    end_line: int
+    total_lines: int
+    text: str
+    source_hash: str
+    text_hash: str
+
+
+class MultiGetItem(Contract):
+    ref: str
+    document: DocumentSlice | None = None
+    error: ErrorDetail | None = None
+
+
+class MultiGetResponse(Contract):
+    items: list[MultiGetItem]
+
+
+class DocumentEntry(Contract):
+    uri: str
+    docid: str
+    title: str
+    collection: str
+    path: str
+    kind: str
+    lines: int
+    size: int
+    passages: int
+    tags: list[str]
+    indexed_at: str
+
+
+class Listing(Contract):
+    prefix: str | None
+    documents: list[DocumentEntry]
+
+
+# --- status / doctor -----------------------------------------------------------------
+
+
+class RunInfo(Contract):
+    run_id: int
+    started_at: str
+    finished_at: str | None
+    status: Literal["running", "completed", "interrupted"]
+    counts: IndexCounts | None = None
+
+
+class Status(Contract):
+    index: str
+    index_path: str
+    index_bytes: int
+    schema_version: int
+    collections: list[Collection]
+    documents: int
+    inactive_documents: int
+    passages: int
+    last_run: RunInfo | None
+    errors: list[FileError]
+    capabilities: dict[str, bool]
+    token_counter: str
+
+
+class DoctorCheck(Contract):
+    name: str
+    status: Literal["ok", "warn", "fail"]
+    detail: str
+
+
+class DoctorReport(Contract):
+    ok: bool
+    checks: list[DoctorCheck]

@@ -1,0 +1,1 @@
+"""Ingestion: walking, decoding, parsing and chunking source files."""

@@ -1,0 +1,132 @@
+"""Find a collection's files: include/exclude globs, .gitignore, and safe symlink handling."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat as stat_mod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeAlias
+
+import pathspec
+
+Globs: TypeAlias = "pathspec.PathSpec[Any]"
+
+#: Folders that never hold a user's knowledge, skipped wherever they appear.
+SKIPPED_DIRS = frozenset(
+    {"node_modules", "__pycache__", "venv", ".venv", "site-packages", "dist-packages", ".git"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FoundFile:
+    path: str  # POSIX path relative to the collection root
+    abs_path: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class WalkResult:
+    files: list[FoundFile]
+    #: (relative path, code, message) for entries that were seen but refused.
+    refused: list[tuple[str, str, str]]
+
+
+def compile_globs(globs: Sequence[str]) -> Globs:
+    """Compile gitignore-style globs (``*.md`` matches at any depth, ``docs/**`` under docs/)."""
+    return pathspec.PathSpec.from_lines("gitignore", globs)
+
+
+_SUFFIX_GLOB = re.compile(r"^(?:\*\*/)?\*(\.[A-Za-z0-9_+-]+)$")
+
+
+def glob_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
+    """A predicate for relative paths; globs that only name a suffix (``**/*.md``) skip pathspec."""
+    suffixes = [m.group(1) for m in map(_SUFFIX_GLOB.match, globs) if m]
+    rest = [g for g in globs if not _SUFFIX_GLOB.match(g)]
+    by_suffix = tuple(suffixes)
+    spec = compile_globs(rest) if rest else None
+    if spec is None:
+        return lambda rel: rel.endswith(by_suffix) if by_suffix else False
+    return lambda rel: (bool(by_suffix) and rel.endswith(by_suffix)) or spec.match_file(rel)
+
+
+def walk_collection(root: Path, include: Sequence[str], exclude: Sequence[str]) -> WalkResult:
+    """List the files of a collection, sorted by path.
+
+    Hidden folders, ``.git``, ``node_modules`` and virtualenvs are skipped, as is
+    everything a ``.gitignore`` (at any depth) ignores. Symlinked folders are never entered;
+    a symlinked file is taken only when its target lies inside the collection root.
+    """
+    root_real = os.path.realpath(root)
+    included = glob_matcher(include)
+    excluded = glob_matcher(exclude)
+    files: list[FoundFile] = []
+    refused: list[tuple[str, str, str]] = []
+    # (relative dir prefix, spec) for every .gitignore above the folder being walked.
+    ignores: list[tuple[str, Globs]] = []
+
+    def ignored(rel: str, is_dir: bool) -> bool:
+        for prefix, spec in ignores:
+            if prefix and not rel.startswith(prefix):
+                continue
+            sub = rel[len(prefix):]
+            if spec.match_file(sub + "/" if is_dir else sub):
+                return True
+        return False
+
+    def visit(abs_dir: str, rel_dir: str) -> None:
+        gitignore = os.path.join(abs_dir, ".gitignore")
+        pushed = False
+        if os.path.isfile(gitignore):
+            try:
+                with open(gitignore, encoding="utf-8", errors="replace") as handle:
+                    ignores.append((rel_dir, pathspec.PathSpec.from_lines("gitignore", handle)))
+                    pushed = True
+            except OSError:
+                pass
+        try:
+            with os.scandir(abs_dir) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            refused.append((rel_dir or ".", "unreadable_folder", str(exc)))
+            entries = []
+        for entry in entries:
+            name = entry.name
+            rel = rel_dir + name
+            try:
+                is_link = entry.is_symlink()
+                if entry.is_dir(follow_symlinks=False):
+                    if name.startswith(".") or name in SKIPPED_DIRS or ignored(rel, True):
+                        continue
+                    if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
+                        continue  # a virtualenv under any name
+                    visit(entry.path, rel + "/")
+                    continue
+                if is_link and os.path.isdir(entry.path):
+                    continue  # never enter symlinked folders
+                if name == ".gitignore" or not included(rel) or excluded(rel):
+                    continue
+                if ignored(rel, False):
+                    continue
+                if is_link:
+                    target = os.path.realpath(entry.path)
+                    if os.path.commonpath([root_real, target]) != root_real:
+                        refused.append((rel, "symlink_outside_root",
+                                        "symlink points outside the collection root; not followed"))
+                        continue
+                st = entry.stat(follow_symlinks=True)
+                if not stat_mod.S_ISREG(st.st_mode):
+                    continue
+            except OSError as exc:
+                refused.append((rel, "unreadable", str(exc)))
+                continue
+            files.append(FoundFile(rel, entry.path, st.st_size, st.st_mtime_ns))
+        if pushed:
+            ignores.pop()
+
+    visit(root_real, "")
+    return WalkResult(files=files, refused=refused)

@@ -1,0 +1,1 @@
+"""The faces of cairn: thin adapters over :class:`cairn.workspace.Workspace`."""

@@ -1,0 +1,1 @@
+"""Retrieval: query compilation, lexical and semantic search, fusion."""

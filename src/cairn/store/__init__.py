@@ -1,0 +1,1 @@
+"""Storage backends behind the :class:`~cairn.store.protocol.Store` protocol."""

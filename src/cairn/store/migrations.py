@@ -1,0 +1,156 @@
+"""Ordered schema migrations for the SQLite store, recorded in the ``migrations`` table.
+
+Each migration is applied once, in order, inside a transaction. Never edit a released
+migration: append a new one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "core: collections, documents, passages, FTS5 (stemmed + CJK bigram), links, journal",
+        """
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE collections (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            root TEXT NOT NULL,
+            include_globs TEXT NOT NULL,     -- JSON list
+            exclude_globs TEXT NOT NULL,     -- JSON list
+            context TEXT,
+            created_at TEXT NOT NULL,
+            last_indexed_at TEXT
+        );
+        -- One row per file ever seen. docid is assigned once and survives edits and
+        -- renames; content identity is source_hash (bytes) and text_hash (normalised text).
+        CREATE TABLE documents (
+            id INTEGER PRIMARY KEY,
+            docid TEXT NOT NULL UNIQUE,
+            collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            title TEXT NOT NULL,
+            kind TEXT NOT NULL,              -- markdown | text | code
+            converter TEXT NOT NULL,
+            converter_version TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            source_hash TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            encoding TEXT NOT NULL,
+            line_count INTEGER NOT NULL,
+            metadata TEXT NOT NULL,          -- JSON: frontmatter
+            tags TEXT NOT NULL,              -- JSON list (denormalised copy of document_tags)
+            aliases TEXT NOT NULL,           -- JSON list
+            doc_date TEXT NOT NULL,          -- frontmatter date, else file mtime (ISO 8601)
+            author TEXT,
+            active INTEGER NOT NULL DEFAULT 1,
+            first_seen_at TEXT NOT NULL,
+            indexed_at TEXT NOT NULL,
+            UNIQUE (collection_id, path)
+        );
+        CREATE INDEX documents_source_hash ON documents(source_hash);
+        CREATE INDEX documents_text_hash ON documents(text_hash);
+        CREATE TABLE document_text (
+            document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+            text TEXT NOT NULL
+        );
+        CREATE TABLE headings (
+            document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            level INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            PRIMARY KEY (document_id, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE document_tags (
+            document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            tag TEXT NOT NULL,
+            PRIMARY KEY (document_id, tag)
+        ) WITHOUT ROWID;
+        CREATE INDEX document_tags_tag ON document_tags(tag);
+        -- Links as written; resolution into a graph is derived later.
+        CREATE TABLE links (
+            document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,              -- wiki | markdown | frontmatter
+            target TEXT NOT NULL,
+            anchor TEXT,
+            alias TEXT,
+            embed INTEGER NOT NULL,
+            line INTEGER NOT NULL,
+            col INTEGER NOT NULL,
+            raw TEXT NOT NULL,
+            PRIMARY KEY (document_id, seq)
+        ) WITHOUT ROWID;
+        CREATE INDEX links_target ON links(target COLLATE NOCASE);
+        -- Passages: line spans of document_text. Their text lives in passages_fts.body
+        -- (rowid = passages.id) and is always equal to the span's lines.
+        CREATE TABLE passages (
+            id INTEGER PRIMARY KEY,
+            document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            heading_path TEXT NOT NULL,      -- JSON list
+            passage_hash TEXT NOT NULL,
+            token_count INTEGER NOT NULL,
+            UNIQUE (document_id, seq)
+        );
+        CREATE INDEX passages_hash ON passages(passage_hash);
+        CREATE VIRTUAL TABLE passages_fts USING fts5(
+            title, headings, body,
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        -- Only passages containing CJK text get a row here (body = overlapping bigrams).
+        CREATE VIRTUAL TABLE passages_cjk USING fts5(body, tokenize = 'unicode61');
+        CREATE TABLE file_errors (
+            collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            code TEXT NOT NULL,
+            message TEXT NOT NULL,
+            seen_at TEXT NOT NULL,
+            PRIMARY KEY (collection_id, path)
+        ) WITHOUT ROWID;
+        CREATE TABLE index_runs (
+            id INTEGER PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            status TEXT NOT NULL,            -- running | completed (a crashed run stays running)
+            collections TEXT NOT NULL,       -- JSON list
+            counts TEXT                      -- JSON IndexCounts
+        );
+        -- The change journal (knowledge delta): one row per document change, never the body.
+        CREATE TABLE changes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            run_id INTEGER NOT NULL,
+            kind TEXT NOT NULL,              -- create | update | rename | delete | reactivate
+            docid TEXT NOT NULL,
+            collection TEXT NOT NULL,
+            old_path TEXT,
+            new_path TEXT,
+            old_source_hash TEXT,
+            new_source_hash TEXT,
+            old_text_hash TEXT,
+            new_text_hash TEXT,
+            at TEXT NOT NULL
+        );
+        CREATE INDEX changes_docid ON changes(docid);
+        """,
+    ),
+)
+
+SCHEMA_VERSION = MIGRATIONS[-1].version

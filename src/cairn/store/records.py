@@ -1,0 +1,126 @@
+"""Plain records passed between the ingest pipeline, services and a store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionRecord:
+    id: int
+    name: str
+    root: str
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    context: str | None
+    created_at: str
+    last_indexed_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class KnownFile:
+    """What the store remembers of a path, enough to skip unchanged files without reading them."""
+
+    id: int
+    docid: str
+    path: str
+    size: int
+    mtime_ns: int
+    source_hash: str
+    text_hash: str
+    active: bool
+
+
+class PassageRow(NamedTuple):
+    """One passage as ingested (a NamedTuple: built and pickled for every passage)."""
+
+    seq: int
+    start_line: int
+    end_line: int
+    heading_path: tuple[str, ...]
+    text: str
+    passage_hash: str
+    token_count: int
+    cjk_text: str  # overlapping CJK bigrams, "" when the passage has no CJK text
+
+
+class LinkRow(NamedTuple):
+    """One link as written in the source."""
+
+    kind: str
+    target: str
+    anchor: str | None
+    alias: str | None
+    embed: bool
+    line: int
+    column: int
+    raw: str
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentWrite:
+    """A fully ingested document, ready to be written in one transaction."""
+
+    path: str
+    title: str
+    kind: str
+    converter: str
+    converter_version: str
+    size: int
+    mtime_ns: int
+    source_hash: str
+    text_hash: str
+    encoding: str
+    text: str
+    line_count: int
+    metadata: dict[str, Any]
+    tags: tuple[str, ...]
+    aliases: tuple[str, ...]
+    doc_date: str
+    author: str | None
+    headings: tuple[tuple[int, str, int], ...]  # (level, text, line)
+    links: tuple[LinkRow, ...]
+    passages: tuple[PassageRow, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRecord:
+    id: int
+    docid: str
+    collection: str
+    path: str
+    title: str
+    kind: str
+    size: int
+    source_hash: str
+    text_hash: str
+    line_count: int
+    tags: tuple[str, ...]
+    active: bool
+    indexed_at: str
+    passages: int
+
+
+class PassageHit(NamedTuple):
+    """A ranked passage (a NamedTuple: built for every candidate of every search)."""
+
+    passage_id: int
+    docid: str
+    collection: str
+    path: str
+    title: str
+    start_line: int
+    end_line: int
+    heading_path: tuple[str, ...]
+    snippet: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilter:
+    collections: tuple[str, ...] = ()
+    tags_any: tuple[str, ...] = ()
+    tags_all: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None

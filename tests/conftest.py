@@ -1,0 +1,61 @@
+"""Shared fixtures. Every test runs with CAIRN_HOME in a temp dir: nothing touches the real home."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+EXAMPLES = REPO / "examples" / "notes"
+CAIRN_BIN = Path(sys.executable).parent / "cairn"
+
+
+@pytest.fixture(autouse=True)
+def cairn_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("cairn-home")
+    monkeypatch.setenv("CAIRN_HOME", str(home))
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+    return home
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    """A writable copy of the bundled example notes."""
+    target = tmp_path / "notes"
+    shutil.copytree(EXAMPLES, target)
+    return target
+
+
+@pytest.fixture
+def ws(cairn_home: Path) -> Iterator[Any]:
+    import cairn
+
+    workspace = cairn.open()
+    yield workspace
+    workspace.close()
+
+
+def run_cli(*args: str, check: bool = True, env: dict[str, str] | None = None,
+            input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed ``cairn`` console script in a real subprocess."""
+    proc = subprocess.run(
+        [str(CAIRN_BIN), *args], capture_output=True, text=True, env=env or dict(os.environ),
+        input=input, timeout=120,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"cairn {' '.join(args)} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def cli_json(*args: str) -> Any:
+    proc = run_cli(*args, "--json")
+    return json.loads(proc.stdout)

@@ -1,0 +1,137 @@
+"""Tests for cairn.ingest.chunker: structure-aware splitting and its invariants."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cairn.ingest.chunker import Chunk, chunk_markdown, chunk_plain, estimate_tokens
+from cairn.ingest.markdown import parse_markdown
+
+
+def _chunks(text: str, max_tokens: int = 256, min_tokens: int = 48) -> list[Chunk]:
+    p = parse_markdown(text)
+    return chunk_markdown(
+        text, p.headings, body_start_line=p.body_start_line,
+        max_tokens=max_tokens, min_tokens=min_tokens,
+    )
+
+
+def test_estimate_tokens() -> None:
+    assert [estimate_tokens(s) for s in ("", "a", "abcd", "abcde")] == [0, 1, 1, 2]
+
+
+def test_small_note_is_one_chunk_without_frontmatter() -> None:
+    text = "---\ntitle: T\n---\n\n# Title\n\nHello world.\n\n"
+    (c,) = _chunks(text)
+    assert (c.start_line, c.end_line, c.heading_path) == (5, 7, ("Title",))
+    assert c.text == "# Title\n\nHello world."
+    assert c.token_count == estimate_tokens(c.text)
+
+
+def test_blank_document_has_no_chunks() -> None:
+    assert _chunks("") == [] and _chunks("\n \n\t\n") == []
+    assert chunk_plain("   \n") == []
+
+
+def test_sections_and_heading_paths() -> None:
+    para = "word " * 40  # 50 tokens
+    text = f"intro {para}\n# Install\n{para}\n## Linux\n{para}\n## Mac\n{para}\n# Use\n{para}"
+    chunks = _chunks(text, max_tokens=60, min_tokens=10)
+    assert [c.heading_path for c in chunks] == [
+        (),
+        ("Install",),
+        ("Install", "Linux"),
+        ("Install", "Mac"),
+        ("Use",),
+    ]
+    assert [c.start_line for c in chunks] == [1, 2, 4, 6, 8]
+
+
+def test_small_sections_merge_with_next() -> None:
+    text = "# A\nshort\n# B\nalso short\n# C\n" + "long line of words " * 20 + "\n# D\nend"
+    chunks = _chunks(text, max_tokens=100, min_tokens=30)
+    # A and B are small: they merge (labelled A); C fills a chunk; the small last
+    # section D merges backwards into C.
+    assert [(c.start_line, c.end_line, c.heading_path) for c in chunks] == [
+        (1, 4, ("A",)),
+        (5, 8, ("C",)),
+    ]
+
+
+def test_large_section_splits_at_paragraphs_then_lines() -> None:
+    paras = "\n\n".join(f"para {i} " + "x" * 150 for i in range(6))
+    chunks = _chunks("# H\n\n" + paras, max_tokens=100, min_tokens=10)
+    assert all(c.token_count <= 100 for c in chunks)
+    assert all(c.heading_path == ("H",) for c in chunks)
+    assert chunks[0].text.startswith("# H")  # the heading is not left alone
+    long_para = "\n".join(f"line {i} " + "y" * 60 for i in range(30))
+    chunks = _chunks(long_para, max_tokens=64, min_tokens=8)
+    assert len(chunks) > 1 and all(c.token_count <= 64 for c in chunks)
+
+
+def test_code_block_is_not_split_unless_too_big() -> None:
+    code = "```\n" + "\n".join(f"x = {i}" for i in range(12)) + "\n\nmore = 1\n```"
+    text = "# H\n" + "intro words " * 20 + "\n\n" + code + "\n\nafter " * 3
+    chunks = _chunks(text, max_tokens=80, min_tokens=5)
+    holder = [c for c in chunks if "```" in c.text]
+    assert len(holder) == 1 and holder[0].text.count("```") == 2
+    big = "```\n" + "\n".join(f"value_{i} = {i}" for i in range(200)) + "\n```"
+    chunks = _chunks(big, max_tokens=50, min_tokens=5)
+    assert len(chunks) > 1 and all(c.token_count <= 50 for c in chunks)
+
+
+def test_overlong_line_is_its_own_chunk() -> None:
+    text = "short\n\n" + "z" * 2000 + "\n\nshort again"
+    chunks = chunk_plain(text, max_tokens=50, min_tokens=0)
+    assert [c.text for c in chunks] == ["short", "z" * 2000, "short again"]
+
+
+def test_custom_counter() -> None:
+    chunks = chunk_plain("a b c\n\nd e f\n\ng h", max_tokens=4, min_tokens=0,
+                         count_tokens=lambda s: len(s.split()))
+    assert [c.token_count for c in chunks] == [3, 3, 2]
+
+
+_line = st.one_of(
+    st.just(""), st.just("   "), st.just("```"), st.just("~~~~"),
+    st.builds(lambda n, t: "#" * n + " " + t, st.integers(1, 3), st.text("abc ", max_size=8)),
+    st.text(alphabet=st.characters(blacklist_characters="\n\r"), max_size=120),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_line, max_size=60),
+    st.integers(1, 80),
+    st.integers(0, 80),
+    st.booleans(),
+)
+def test_chunk_invariants(lines: list[str], max_tokens: int, min_tokens: int, plain: bool) -> None:
+    min_tokens = min(min_tokens, max_tokens)
+    text = "\n".join(lines)
+    if plain:
+        chunks, body_start = chunk_plain(text, max_tokens=max_tokens, min_tokens=min_tokens), 1
+    else:
+        p = parse_markdown(text)
+        body_start = p.body_start_line
+        chunks = chunk_markdown(text, p.headings, body_start_line=body_start,
+                                max_tokens=max_tokens, min_tokens=min_tokens)
+    all_lines = text.split("\n")
+    covered: list[int] = []
+    prev_end = body_start - 1
+    for c in chunks:
+        assert prev_end < c.start_line <= c.end_line  # ordered, non-overlapping
+        assert c.text == "\n".join(all_lines[c.start_line - 1 : c.end_line])
+        assert c.text.strip() and all_lines[c.start_line - 1].strip()
+        assert all_lines[c.end_line - 1].strip()
+        assert c.token_count == estimate_tokens(c.text)
+        # Over the cap only when a single line (or an unsplittable line) is itself too big.
+        if c.token_count > max_tokens:
+            assert c.start_line == c.end_line
+        assert all(not ln.strip() for ln in all_lines[prev_end : c.start_line - 1])
+        covered.extend(range(c.start_line, c.end_line + 1))
+        prev_end = c.end_line
+    assert all(not ln.strip() for ln in all_lines[prev_end:])
+    non_blank = {i + 1 for i, ln in enumerate(all_lines) if ln.strip() and i + 1 >= body_start}
+    assert non_blank <= set(covered) and len(covered) == len(set(covered))

@@ -1,0 +1,152 @@
+"""Tests for cairn.retrieval.query against real in-memory FTS5 tables."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cairn.errors import ValidationError
+from cairn.retrieval.query import MAX_TERMS, cjk_bigrams, compile_query, has_cjk
+
+DOCS = {
+    1: "The quick brown fox jumps over the lazy dog",
+    2: "Send an e-mail to the project mailing list",
+    3: "Rate limiting with Redis: a token bucket design",
+    4: "Rate and limit are different words here; redis too",
+    5: "Running runners run; NEAR the AND OR NOT keywords",
+    6: "我在北京大学学习中文。",
+    7: "東京で日本語を勉強しています",
+    8: "Café crème au lait",
+}
+
+
+@pytest.fixture(scope="module")
+def db() -> Iterator[sqlite3.Connection]:
+    conn = sqlite3.connect(":memory:")
+    conn.execute(
+        "CREATE VIRTUAL TABLE main_fts USING fts5(title, headings, body, "
+        "tokenize='porter unicode61 remove_diacritics 2')"
+    )
+    conn.execute("CREATE VIRTUAL TABLE cjk_fts USING fts5(body, tokenize='unicode61')")
+    for rowid, text in DOCS.items():
+        conn.execute("INSERT INTO main_fts(rowid, title, headings, body) VALUES (?, '', '', ?)",
+                     (rowid, text))
+        conn.execute("INSERT INTO cjk_fts(rowid, body) VALUES (?, ?)", (rowid, cjk_bigrams(text)))
+    yield conn
+    conn.close()
+
+
+def search(db: sqlite3.Connection, query: str) -> set[int]:
+    compiled = compile_query(query)
+    found: set[int] = set()
+    if compiled.main:
+        found |= {r for (r,) in db.execute(
+            "SELECT rowid FROM main_fts WHERE main_fts MATCH ?", (compiled.main,))}
+    if compiled.cjk:
+        found |= {r for (r,) in db.execute(
+            "SELECT rowid FROM cjk_fts WHERE cjk_fts MATCH ?", (compiled.cjk,))}
+    return found
+
+
+def test_has_cjk_and_bigrams() -> None:
+    assert has_cjk("abc 北京") and has_cjk("ひらがな") and has_cjk("한국어")
+    assert not has_cjk("abc。、「」") and not has_cjk("")
+    assert cjk_bigrams("北京大学") == "北京 京大 大学"
+    assert cjk_bigrams("a北b京大c") == "北 京大"
+    assert cjk_bigrams("hello") == ""
+
+
+def test_words_are_ored_and_stopwords_dropped(db: sqlite3.Connection) -> None:
+    q = compile_query("what is the quick fox?")
+    assert q.main == '"quick" OR "fox"'
+    assert q.cjk is None and q.terms == ("quick", "fox?")
+    assert search(db, "fox redis") == {1, 3, 4}
+    assert compile_query("the").main == '"the"'  # only stopwords: keep them
+
+
+def test_long_question_still_matches(db: sqlite3.Connection) -> None:
+    assert 3 in search(db, "how should I design rate limiting for an api using a token bucket?")
+
+
+def test_phrase_required_words_optional(db: sqlite3.Connection) -> None:
+    assert search(db, '"rate limiting"') == {3}
+    assert search(db, '"rate limiting" fox') == {3}
+    assert compile_query('"rate limiting" fox').main == (
+        '"rate limiting" AND ("rate limiting" OR "fox")'
+    )
+
+
+def test_negation(db: sqlite3.Connection) -> None:
+    assert search(db, "rate -token") == {4}
+    assert search(db, 'redis -"token bucket"') == {4}
+    with pytest.raises(ValidationError, match="only exclusions"):
+        compile_query("-redis -fox")
+
+
+def test_prefix(db: sqlite3.Connection) -> None:
+    assert compile_query("mail*").main == '"mail"*'
+    assert search(db, "mail*") == {2}
+    assert search(db, "redi*") == {3, 4}
+
+
+def test_punctuation_splits_like_unicode61(db: sqlite3.Connection) -> None:
+    assert compile_query("e-mail").main == '"e mail"'
+    assert search(db, "e-mail") == {2}
+    assert compile_query("title:fox").main == '"title fox"'  # not a column filter
+    assert search(db, "cafe creme") == {8}
+
+
+def test_fts5_syntax_is_just_text(db: sqlite3.Connection) -> None:
+    assert search(db, "NEAR AND") == {5}
+    assert search(db, 'NOT (OR) ^ "unbalanced') >= set()
+    assert search(db, "runner") == {5}  # porter stemming still applies
+
+
+def test_cjk(db: sqlite3.Connection) -> None:
+    q = compile_query("北京")
+    assert (q.main, q.cjk) == (None, '"北京"')
+    assert search(db, "北京") == {6}
+    assert search(db, "北京大学") == {6}
+    assert search(db, "日本語") == {7}
+    assert search(db, "勉強") == {7}
+    assert search(db, "京大阪") == set()
+    assert compile_query("北").cjk == '"北"*'
+    assert search(db, "北") == {6}
+    assert search(db, "fox 東京") == {1, 7}
+    assert search(db, "东北") == set()
+
+
+def test_empty_queries_raise() -> None:
+    for bad in ("", "   ", "?!.,", '""', "-", "*", "- -", "_"):
+        with pytest.raises(ValidationError, match="no searchable terms"):
+            compile_query(bad)
+
+
+def test_term_cap() -> None:
+    q = compile_query(" ".join(f"word{i}" for i in range(500)))
+    assert q.main is not None and q.main.count(" OR ") == MAX_TERMS - 1
+
+
+_fts_noise = st.sampled_from(
+    ['"', "(", ")", "*", ":", "^", "-", "+", "NEAR", "AND", "OR", "NOT", "NEAR/2", "{", "}",
+     "title:", " ", "\x00", "\x1f", "😀", "北京", "東", "한국", "’", "\u0301", "e", "_", ",",
+     "\\", "'", "\n", "\t", "a*", "-\"x y\"", "\U0003134a", "\u200b"]
+)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.text(), st.lists(_fts_noise | st.text(max_size=3)).map("".join)))
+def test_any_input_compiles_to_valid_fts5(db: sqlite3.Connection, query: str) -> None:
+    try:
+        compiled = compile_query(query)
+    except ValidationError:
+        return
+    assert compiled.main or compiled.cjk
+    if compiled.main is not None:
+        db.execute("SELECT rowid FROM main_fts WHERE main_fts MATCH ?", (compiled.main,)).fetchall()
+    if compiled.cjk is not None:
+        db.execute("SELECT rowid FROM cjk_fts WHERE cjk_fts MATCH ?", (compiled.cjk,)).fetchall()
