@@ -17,7 +17,14 @@ from cairn.errors import ValidationError
 
 INDEX_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
-DEFAULT_INCLUDE = ("**/*.md", "**/*.markdown", "**/*.mdx", "**/*.txt", "**/*.text")
+DEFAULT_EMBED: Mapping[str, Any] = {"backend": "onnx-minilm"}
+
+DEFAULT_INCLUDE = (
+    "**/*.md", "**/*.markdown", "**/*.mdx", "**/*.txt", "**/*.text",
+    # Converted formats (cairn.ingest.converters; needs the ``office`` extra).
+    "**/*.pdf", "**/*.docx", "**/*.doc", "**/*.pptx", "**/*.ppt", "**/*.xlsx", "**/*.xls",
+    "**/*.html", "**/*.htm", "**/*.epub", "**/*.ipynb", "**/*.eml", "**/*.msg",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +58,8 @@ class Settings:
     """Everything read from config.toml, with defaults."""
 
     index: IndexSettings = field(default_factory=IndexSettings)
+    #: The ``[embed]`` table: ``backend`` plus that backend's options.
+    embed: Mapping[str, Any] = field(default_factory=lambda: dict(DEFAULT_EMBED))
     raw: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -95,4 +104,7 @@ def load_settings(config_file: Path) -> Settings:
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ValidationError(f"{config_file}: index.{key} must be a positive integer")
         values[key] = value
-    return Settings(index=IndexSettings(**values), raw=raw)
+    embed = raw.get("embed", DEFAULT_EMBED)
+    if not isinstance(embed, dict) or not isinstance(embed.get("backend", ""), str):
+        raise ValidationError(f"{config_file}: [embed] must be a table with a string 'backend'")
+    return Settings(index=IndexSettings(**values), embed={"backend": "onnx-minilm", **embed}, raw=raw)

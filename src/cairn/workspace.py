@@ -14,9 +14,11 @@ import re
 import sqlite3
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import quote, unquote
 
 from cairn import contracts as c
@@ -28,12 +30,32 @@ from cairn.config import (
     load_settings,
     resolve_paths,
 )
-from cairn.errors import CairnError, NotFoundError, ValidationError
+from cairn.contracts import graph as cg
+from cairn.errors import CairnError, ModelUnavailable, NotFoundError, ValidationError
+from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
+from cairn.graph.resolve import Note
+from cairn.graph.service import GraphService
+from cairn.graph.traverse import Direction
 from cairn.ingest.chunker import estimate_tokens
 from cairn.ingest.pipeline import Indexer, IngestLimits, Progress
-from cairn.retrieval.bm25 import bm25_search
-from cairn.store.records import CollectionRecord, DocumentRecord, SearchFilter
+from cairn.retrieval.bm25 import bm25_search, make_snippet, term_finder
+from cairn.retrieval.hybrid import (
+    FUSION_VERSION,
+    FeedbackExpander,
+    Fused,
+    HTTPReranker,
+    Reranker,
+    StageRank,
+    fuse,
+    strong_signal,
+)
+from cairn.retrieval.query import compile_query
+from cairn.retrieval.vector import load_matrix, nearest, vector_search
+from cairn.store.records import CollectionRecord, DocumentRecord, PassageHit, SearchFilter
 from cairn.store.sqlite import SQLiteStore
+
+if TYPE_CHECKING:
+    from cairn.models.embedders import Embedder
 
 COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DOCID = re.compile(r"^#?([0-9a-f]{6,64})$")
@@ -55,6 +77,7 @@ class Workspace:
         self.settings = settings
         self.index_name = check_index_name(index_name)
         self._store: SQLiteStore | None = None
+        self._embedder_obj: Embedder | None = None
 
     # --- lifecycle ---------------------------------------------------------------
 
@@ -182,6 +205,231 @@ class Workspace:
         since: str | None = None, until: str | None = None,
     ) -> c.SearchResponse:
         """BM25 search over passages; plain words, ``"phrases"`` and ``-negation``."""
+        store, filters, meta_filters = self._search_setup(limit, collections, tags_any, tags_all, since, until)
+        hits = bm25_search(store, query, filters, limit)
+        return c.SearchResponse(
+            results=[_result(h, h.score, ["bm25"]) for h in hits],
+            meta=c.SearchMeta(
+                query=query, mode="bm25", limit=limit, count=len(hits), filters=meta_filters,
+                capabilities={"bm25": True, "cjk": True},
+            ),
+        )
+
+    def vsearch(
+        self, query: str, *, limit: int = 10, collections: Sequence[str] = (),
+        tags_any: Sequence[str] = (), tags_all: Sequence[str] = (),
+        since: str | None = None, until: str | None = None,
+    ) -> c.SearchResponse:
+        """Semantic search: passages nearest to the query's embedding. Filters apply inside
+        the exact nearest-neighbour search. Without a model or vectors, falls back to BM25
+        and says so in ``meta``."""
+        if not query.strip():
+            raise ValidationError("query is empty")
+        store, filters, meta_filters = self._search_setup(limit, collections, tags_any, tags_all, since, until)
+        try:
+            embedder = self._ready_embedder(store)
+            hits = vector_search(store, embedder, query, filters, limit)
+        except ModelUnavailable as exc:
+            hits = bm25_search(store, query, filters, limit)
+            return c.SearchResponse(
+                results=[_result(h, h.score, ["bm25"]) for h in hits],
+                meta=c.SearchMeta(
+                    query=query, mode="bm25", requested_mode="vector", limit=limit, count=len(hits),
+                    filters=meta_filters, capabilities={"bm25": True, "vectors": False},
+                    hints=[f"vector search unavailable, showing BM25 results: {exc.message}"],
+                ),
+            )
+        finder = term_finder(query.split())
+        texts = store.passage_texts([h.passage_id for h in hits])
+        return c.SearchResponse(
+            results=[
+                _result(h._replace(snippet=make_snippet(texts.get(h.passage_id, ""), finder)), h.score, ["vector"])
+                for h in hits
+            ],
+            meta=c.SearchMeta(
+                query=query, mode="vector", limit=limit, count=len(hits), filters=meta_filters,
+                capabilities={"bm25": True, "vectors": True}, embedder=embedder.fingerprint,
+            ),
+        )
+
+    def query(
+        self, query: str, *, limit: int = 10, mode: QueryMode = "default", explain: bool = False,
+        graph: bool = False, all_passages: bool = False, collections: Sequence[str] = (),
+        tags_any: Sequence[str] = (), tags_all: Sequence[str] = (),
+        since: str | None = None, until: str | None = None,
+    ) -> c.SearchResponse:
+        """Hybrid search: BM25 and vector rankings over the same passages, fused (RRF), one
+        result per document unless ``all_passages``. ``mode``: ``fast`` (BM25 + vectors),
+        ``default`` (plus a configured reranker), ``thorough`` (plus query expansion).
+        A strong BM25 signal skips expansion and reranking. ``explain`` adds per-stage ranks."""
+        store, filters, meta_filters = self._search_setup(limit, collections, tags_any, tags_all, since, until)
+        run = self._hybrid(store, query, filters, limit, mode=mode, graph=graph, all_passages=all_passages)
+        texts = store.passage_texts([f.hit.passage_id for f in run.fused[:limit]])
+        finder = term_finder(compile_query(query).terms)
+        results = []
+        for item in run.fused[:limit]:
+            stages = sorted({_STAGE_NAMES[s] for s in item.stages}, key=list(_STAGE_NAMES.values()).index)
+            detail = None
+            if explain:
+                detail = c.ResultExplain(
+                    fused_score=item.score,
+                    stages={s: c.StageExplain(rank=r.rank, score=r.score) for s, r in item.stages.items()},
+                    via=run.via.get(item.hit.docid),
+                )
+            hit = item.hit._replace(snippet=make_snippet(texts.get(item.hit.passage_id, ""), finder))
+            results.append(_result(hit, item.score, stages, detail))
+        return c.SearchResponse(
+            results=results,
+            meta=c.SearchMeta(
+                query=query, mode="hybrid" if run.vectors else "bm25", requested_mode="hybrid",
+                limit=limit, count=len(results), filters=meta_filters,
+                capabilities={"bm25": True, "vectors": run.vectors}, hints=run.hints,
+                fusion=FUSION_VERSION, stages_run=run.stages_run, embedder=run.embedder,
+            ),
+        )
+
+    def similar(self, ref: str, *, limit: int = 10, collections: Sequence[str] = ()) -> c.SearchResponse:
+        """Documents semantically nearest to ``ref`` (mean of its passage vectors), one result
+        per document; without vectors, a BM25 "more like this" over the document's text."""
+        store, filters, meta_filters = self._search_setup(limit, collections, (), (), None, None)
+        record, text = self._resolve(store, ref)
+        own = store.document_passage_ids(record.docid)
+        try:
+            import numpy as np
+
+            embedder = self._ready_embedder(store)
+            matrix = load_matrix(store, embedder.fingerprint)
+            mask = np.isin(matrix.ids, np.asarray(own, dtype=np.int64))
+            if not mask.any():
+                raise ModelUnavailable(f"document {ref!r} has no vectors yet; run: cairn embed")
+            centre = matrix.matrix[mask].mean(axis=0)
+            centre = centre / max(float(np.linalg.norm(centre)), 1e-12)
+            hits = nearest(store, embedder.fingerprint, centre.astype(np.float32), filters,
+                           limit * 5 + len(own), exclude=frozenset(own))
+            mode: Literal["similar", "bm25"] = "similar"
+            hints: list[str] = []
+            fingerprint: str | None = embedder.fingerprint
+        except ModelUnavailable as exc:
+            words = " ".join(text.split()[:64])
+            hits = [h for h in bm25_search(store, words, filters, limit * 5 + len(own)) if h.docid != record.docid]
+            mode, hints, fingerprint = "bm25", [f"vectors unavailable, using BM25 on the document's text: {exc.message}"], None
+        per_doc = [f.hit for f in fuse({"similar": hits})][:limit]
+        return c.SearchResponse(
+            results=[_result(h, h.score, ["vector"] if mode == "similar" else ["bm25"]) for h in per_doc],
+            meta=c.SearchMeta(
+                query=ref, mode=mode, requested_mode="similar", limit=limit, count=len(per_doc),
+                filters=meta_filters, capabilities={"bm25": True, "vectors": mode == "similar"},
+                hints=hints, embedder=fingerprint,
+            ),
+        )
+
+    def query_diagnose(
+        self, query: str, target: str, *, limit: int = 10, mode: QueryMode = "default",
+        collections: Sequence[str] = (), tags_any: Sequence[str] = (), tags_all: Sequence[str] = (),
+        since: str | None = None, until: str | None = None,
+    ) -> c.DiagnoseReport:
+        """Follow ``target`` through every stage of ``query``: found or not, rank, score,
+        and which filter or cut removed it."""
+        store, filters, _ = self._search_setup(limit, collections, tags_any, tags_all, since, until)
+        record, _ = self._resolve(store, target)
+        stages: list[c.DiagnoseStage] = []
+        allowed = set(store.filtered_passage_ids(filters)) if filters != SearchFilter() else None
+        own = set(store.document_passage_ids(record.docid))
+        if not own:
+            stages.append(c.DiagnoseStage(stage="index", ran=True, found=False, note="the document has no passages (empty text)"))
+        if allowed is not None and not (own & allowed):
+            stages.append(c.DiagnoseStage(stage="filters", ran=True, found=False,
+                                          note=f"removed by filters: {_describe_filters(filters)}"))
+        else:
+            stages.append(c.DiagnoseStage(stage="filters", ran=True, found=True, note="passes the filters"))
+        run = self._hybrid(store, query, filters, limit, mode=mode, graph=False, all_passages=False)
+        deep = self._hybrid(store, query, filters, DIAGNOSE_DEPTH, mode=mode, graph=False, all_passages=False,
+                            depth=DIAGNOSE_DEPTH)
+        for stage in ("bm25", "vector", "bm25x"):
+            ran = stage in run.stages_run
+            in_cut = _doc_rank(run.rankings.get(stage, ()), record.docid)
+            anywhere = _doc_rank(deep.rankings.get(stage, ()), record.docid)
+            if not ran:
+                note = "did not run" + (f" ({'; '.join(run.hints)})" if run.hints and stage == "vector" else "")
+                stages.append(c.DiagnoseStage(stage=stage, ran=False, found=False, note=note))
+            elif in_cut is not None:
+                stages.append(c.DiagnoseStage(stage=stage, ran=True, found=True, rank=in_cut[0], score=in_cut[1],
+                                              note=f"found at document rank {in_cut[0]} within the {run.depth} candidates"))
+            elif anywhere is not None:
+                stages.append(c.DiagnoseStage(stage=stage, ran=True, found=False, rank=anywhere[0], score=anywhere[1],
+                                              note=f"ranked {anywhere[0]}: below the candidate cut ({run.depth} passages)"))
+            else:
+                stages.append(c.DiagnoseStage(stage=stage, ran=True, found=False,
+                                              note="not matched at all" if stage != "vector" else f"not among the {DIAGNOSE_DEPTH} nearest"))
+        final = next((i for i, f in enumerate(run.fused, 1) if f.hit.docid == record.docid), None)
+        if final is None:
+            fused_note = "not a fusion candidate"
+        elif final <= limit:
+            fused_note = f"fused rank {final}, within the limit of {limit}"
+        else:
+            fused_note = f"fused rank {final}: cut by the limit of {limit}"
+        stages.append(c.DiagnoseStage(stage="fuse", ran=True, found=final is not None, rank=final,
+                                      score=run.fused[final - 1].score if final else None, note=fused_note))
+        returned = final is not None and final <= limit
+        verdict = "returned" if returned else next(
+            (st.note for st in stages if not st.found and st.ran and st.stage in ("index", "filters")),
+            fused_note if final is not None else "not retrieved by any stage",
+        )
+        return c.DiagnoseReport(query=query, target=target, target_docid=record.docid, stages=stages,
+                                final_rank=final if returned else None, verdict=verdict)
+
+    def embed(
+        self, collection: str | None = None, *, progress: Progress | None = None, batch: int = 64,
+    ) -> c.EmbedSummary:
+        """Embed passages that have no vector for the configured model, in resumable batches.
+
+        A passage whose exact text already has a vector (anywhere in the index) is never
+        embedded again. Exact token counts from the model's tokenizer are recorded too."""
+        import time
+
+        if batch < 1:
+            raise ValidationError("batch must be 1 or more")
+        store = self._open_store(create=True)
+        cids = [store.get_collection(collection).id] if collection else None
+        embedder = self._embedder()
+        fingerprint = embedder.fingerprint
+        started = time.perf_counter()
+        store.acquire_writer()
+        try:
+            before = store.count_pending(fingerprint, cids)
+            done = batches = tokens = 0
+            if progress is not None:
+                progress(0, before)
+            while True:
+                rows = store.pending_passages(fingerprint, cids, batch)
+                if not rows:
+                    break
+                texts = [text for _, text in rows]
+                vectors = embedder.embed(texts, kind="passage")
+                counts = embedder.count_tokens(texts)
+                store.write_vectors(fingerprint, [
+                    (h, vectors[i].astype("<f4").tobytes(), int(vectors.shape[1]), counts[i])
+                    for i, (h, _) in enumerate(rows)
+                ])
+                done += len(rows)
+                batches += 1
+                tokens += sum(counts)
+                if progress is not None:
+                    progress(done, max(before, done))
+            after = store.count_pending(fingerprint, cids)
+        finally:
+            store.release_writer()
+        return c.EmbedSummary(
+            embedder=fingerprint, embedded=done, pending_before=before, pending_after=after,
+            batches=batches, elapsed_ms=int((time.perf_counter() - started) * 1000), tokens=tokens,
+        )
+
+    # --- retrieval internals ------------------------------------------------------------
+
+    def _search_setup(
+        self, limit: int, collections: Sequence[str], tags_any: Sequence[str], tags_all: Sequence[str],
+        since: str | None, until: str | None,
+    ) -> tuple[SQLiteStore, SearchFilter, c.SearchFilters]:
         if not 1 <= limit <= MAX_LIMIT:
             raise ValidationError(f"limit must be between 1 and {MAX_LIMIT}")
         store = self._open_store(create=False)
@@ -194,27 +442,104 @@ class Workspace:
             since=_parse_date(since, "since", end=False),
             until=_parse_date(until, "until", end=True),
         )
-        hits = bm25_search(store, query, filters, limit)
-        results = [
-            c.SearchResult(
-                uri=document_uri(h.collection, h.path), docid=h.docid, title=h.title,
-                collection=h.collection, score=round(h.score, 6), start_line=h.start_line,
-                end_line=h.end_line, snippet=h.snippet, headings=list(h.heading_path),
-                stages=["bm25"],
-            )
-            for h in hits
-        ]
-        return c.SearchResponse(
-            results=results,
-            meta=c.SearchMeta(
-                query=query, mode="bm25", limit=limit, count=len(results),
-                filters=c.SearchFilters(
-                    collections=list(collections), tags_any=list(filters.tags_any),
-                    tags_all=list(filters.tags_all), since=since, until=until,
-                ),
-                capabilities={"bm25": True, "cjk": True},
-            ),
+        meta = c.SearchFilters(
+            collections=list(collections), tags_any=list(filters.tags_any),
+            tags_all=list(filters.tags_all), since=since, until=until,
         )
+        return store, filters, meta
+
+    def _embedder(self) -> Embedder:
+        """The configured embedder (created once; the model itself loads on first use)."""
+        if self._embedder_obj is None:
+            from cairn.models.embedders import create_embedder
+
+            self._embedder_obj = create_embedder(self.settings.embed)
+        return self._embedder_obj
+
+    def _ready_embedder(self, store: SQLiteStore) -> Embedder:
+        """The embedder, if the index holds vectors of its model; else ModelUnavailable."""
+        embedder = self._embedder()
+        fingerprint = embedder.fingerprint
+        counts = store.vector_counts()
+        if not counts.get(fingerprint):
+            stale = sum(counts.values())
+            raise ModelUnavailable(
+                f"{stale} vectors are from another model (stale); run: cairn embed" if stale
+                else "no vectors yet; run: cairn embed"
+            )
+        return embedder
+
+    def _hybrid(
+        self, store: SQLiteStore, query: str, filters: SearchFilter, limit: int, *, mode: QueryMode,
+        graph: bool, all_passages: bool, depth: int | None = None,
+    ) -> HybridRun:
+        if mode not in ("fast", "default", "thorough"):
+            raise ValidationError(f"unknown query mode {mode!r}: use fast, default or thorough")
+        depth = depth or max(CANDIDATES, limit * 5)
+        run = HybridRun(depth=depth)
+        bm25 = bm25_search(store, query, filters, depth)
+        run.rankings["bm25"] = bm25
+        run.stages_run.append("bm25")
+        try:
+            embedder = self._ready_embedder(store)
+            run.rankings["vector"] = vector_search(store, embedder, query, filters, depth)
+            run.stages_run.append("vector")
+            run.vectors = True
+            run.embedder = embedder.fingerprint
+        except ModelUnavailable as exc:
+            run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
+        # The shortcut only matters where there is something to skip (expansion, rerank).
+        strong = mode != "fast" and strong_signal(bm25)
+        if strong:
+            run.stages_run.append("strong-signal")
+        if mode == "thorough" and not strong and bm25:
+            feedback = store.passage_texts([h.passage_id for h in bm25[:5]])
+            extra = FeedbackExpander().expand(query, [feedback[h.passage_id] for h in bm25[:5] if h.passage_id in feedback])
+            if extra:
+                run.rankings["bm25x"] = bm25_search(store, f"{query} {extra}", filters, depth)
+                run.stages_run.append("expand")
+        if graph:
+            self._graph_stage(store, run, filters)
+        run.fused = fuse(run.rankings, per_document=not all_passages)
+        run.stages_run.append("fuse")
+        reranker = self._reranker()
+        if reranker is not None and mode != "fast" and not strong and run.fused:
+            head = run.fused[:RERANK_DEPTH]
+            texts = store.passage_texts([f.hit.passage_id for f in head])
+            try:
+                scores = reranker.rerank(query, [texts.get(f.hit.passage_id, "") for f in head])
+                order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
+                reranked = []
+                for rank, i in enumerate(order, 1):
+                    item = head[i]
+                    stages = dict(item.stages)
+                    stages["rerank"] = StageRank(rank, round(scores[i], 6))
+                    reranked.append(Fused(item.hit, item.score, stages))
+                run.fused = reranked + run.fused[RERANK_DEPTH:]
+                run.stages_run.append("rerank")
+            except ModelUnavailable as exc:
+                run.hints.append(f"rerank skipped: {exc.message}")
+        return run
+
+    def _graph_stage(self, store: SQLiteStore, run: HybridRun, filters: SearchFilter) -> None:
+        """One bounded hop along links from the first candidates (see ``graph_expand``)."""
+        expand = getattr(self, "graph_expand", None)
+        if expand is None:
+            run.hints.append("graph expansion unavailable")
+            return
+        seeds = list(dict.fromkeys(h.docid for hits in run.rankings.values() for h in hits[:GRAPH_SEEDS]))
+        hits, via = expand(store, seeds, filters)
+        if hits:
+            run.rankings["graph"] = hits
+            run.via.update(via)
+        run.stages_run.append("graph")
+
+    def _reranker(self) -> Reranker | None:
+        section = self.settings.raw.get("rerank")
+        if not isinstance(section, dict) or not section.get("url"):
+            return None
+        return HTTPReranker(url=str(section["url"]), model=str(section.get("model", "")),
+                            api_key=section.get("api_key"), timeout=float(section.get("timeout", 30)))
 
     # --- exact retrieval -------------------------------------------------------------
 
@@ -290,7 +615,10 @@ class Workspace:
                 status="completed" if status == "completed" else "interrupted" if finished is None and not store_lock_held(store) else "running",
                 counts=c.IndexCounts(**json.loads(counts_json)) if counts_json else None,
             )
+        vectors = self._vector_status(store)
+        capabilities["vectors"] = vectors.available and vectors.vectors > 0
         return c.Status(
+            vectors=vectors,
             index=self.index_name, index_path=str(self.index_path), index_bytes=store.size_bytes(),
             schema_version=store.schema_version,
             collections=[self._collection(r, per_collection) for r in store.list_collections()],
@@ -301,6 +629,25 @@ class Workspace:
                 for col, p, code, msg, at in store.file_errors()
             ],
             capabilities=capabilities, token_counter=TOKEN_COUNTER,
+        )
+
+    def _vector_status(self, store: SQLiteStore) -> c.VectorStatus:
+        """Vectors of the configured model, stale vectors of other models, passages pending."""
+        counts = store.vector_counts()
+        backend = str(self.settings.embed.get("backend"))
+        try:
+            fingerprint = self._embedder().fingerprint
+        except CairnError as exc:
+            return c.VectorStatus(
+                embedder=backend, fingerprint=None, available=False, hint=exc.message, vectors=0,
+                stale_vectors=sum(counts.values()), pending_passages=None,
+            )
+        stale = sum(n for fp, n in counts.items() if fp != fingerprint)
+        return c.VectorStatus(
+            embedder=backend, fingerprint=fingerprint, available=True,
+            hint="vectors from another model are stale; run: cairn embed" if stale else None,
+            vectors=counts.get(fingerprint, 0), stale_vectors=stale,
+            pending_passages=store.count_pending(fingerprint),
         )
 
     def doctor(self) -> c.DoctorReport:
@@ -379,6 +726,150 @@ class Workspace:
             size=doc.size, passages=doc.passages, tags=list(doc.tags), indexed_at=doc.indexed_at,
         )
 
+    # --- graph and tags ------------------------------------------------------------------
+    # Link graph (issue 4): resolution happens when the graph is read (cairn.graph.service).
+
+    def links(self, ref: str, *, limit: int = 1000) -> cg.LinkList:
+        """Outgoing links of a document, each resolved (target, reason, anchor check)."""
+        _check_bound("limit", limit)
+        store, service = self._graph_service()
+        return service.links(self._note(store, ref), limit=limit)
+
+    def backlinks(self, ref: str, *, limit: int = 1000) -> cg.LinkList:
+        """Links from other documents of its collection that resolve to this document."""
+        _check_bound("limit", limit)
+        store, service = self._graph_service()
+        return service.backlinks(self._note(store, ref), limit=limit)
+
+    def graph(
+        self, collection: str | None = None, *, max_nodes: int = 10_000, max_edges: int = 50_000,
+        max_unresolved: int = 1000,
+    ) -> cg.GraphSummary:
+        """The link graph of one or all collections: nodes, merged edges, unresolved links."""
+        for name, value in (("max_nodes", max_nodes), ("max_edges", max_edges),
+                            ("max_unresolved", max_unresolved)):
+            _check_bound(name, value)
+        store, service = self._graph_service()
+        if collection is not None:
+            store.get_collection(collection)
+        return service.summary(
+            collection, max_nodes=max_nodes, max_edges=max_edges, max_unresolved=max_unresolved,
+        )
+
+    def graph_path(
+        self, a: str, b: str, *, direction: str = "both", max_depth: int = 6, max_nodes: int = 10_000,
+    ) -> cg.GraphPath:
+        """A shortest path of links from A to B; each hop names its link (line, raw text, reason).
+        ``direction``: ``out`` follows links forward only, ``both`` also walks them backwards."""
+        _check_bound("max_depth", max_depth, 50)
+        _check_bound("max_nodes", max_nodes)
+        store, service = self._graph_service()
+        return service.path(
+            self._note(store, a), self._note(store, b), direction=_direction(direction),
+            max_depth=max_depth, max_nodes=max_nodes,
+        )
+
+    def graph_neighbors(
+        self, ref: str, *, depth: int = 1, direction: str = "both", max_nodes: int = 200,
+        max_edges: int = 10_000,
+    ) -> cg.Neighbors:
+        """Documents within ``depth`` links (1-5), breadth first, each with the link that reached it."""
+        _check_bound("depth", depth, 5)
+        _check_bound("max_nodes", max_nodes)
+        _check_bound("max_edges", max_edges)
+        store, service = self._graph_service()
+        return service.neighbors(
+            self._note(store, ref), depth=depth, direction=_direction(direction),
+            max_nodes=max_nodes, max_edges=max_edges,
+        )
+
+    def graph_expand(
+        self, docids: Sequence[str], *, direction: str = "both", per_seed: int = 5, max_total: int = 20,
+    ) -> cg.GraphExpansion:
+        """One bounded hop from seed documents (docids or refs): the linked documents, each
+        with its seed and the link that brought it. Used by ``query --graph``."""
+        _check_bound("per_seed", per_seed)
+        _check_bound("max_total", max_total)
+        store, service = self._graph_service()
+        seeds = list({n.key: n for n in (self._note(store, ref) for ref in docids)}.values())
+        return service.expand(seeds, direction=_direction(direction), per_seed=per_seed, max_total=max_total)
+
+    def tags(self, collection: str | None = None) -> cg.TagList:
+        """Tags (frontmatter and inline) with document counts; ``a`` counts ``a/...`` too."""
+        store = self._open_store(create=False)
+        if collection is not None:
+            store.get_collection(collection)
+        return GraphService(store, (), document_uri).tags(collection)
+
+    def _graph_service(self) -> tuple[SQLiteStore, GraphService]:
+        store = self._open_store(create=False)
+        section = self.settings.raw.get("graph", {})
+        keys: object = section.get("link_keys", DEFAULT_LINK_KEYS) if isinstance(section, dict) else None
+        if not isinstance(keys, (list, tuple)) or not all(isinstance(k, str) for k in keys):
+            raise ValidationError("config: graph.link_keys must be a list of frontmatter key names")
+        return store, GraphService(store, keys, document_uri)
+
+    def _note(self, store: SQLiteStore, ref: str) -> Note:
+        record, _ = self._resolve(store, ref)
+        return Note(record.id, record.docid, record.collection, record.path, record.title)
+
+
+QueryMode = Literal["fast", "default", "thorough"]
+CANDIDATES = 50
+RERANK_DEPTH = 20
+GRAPH_SEEDS = 5
+DIAGNOSE_DEPTH = 1000
+_STAGE_NAMES: dict[str, c.Stage] = {"bm25": "bm25", "bm25x": "bm25", "vector": "vector", "graph": "graph", "rerank": "rerank"}
+
+
+@dataclass
+class HybridRun:
+    """Everything one hybrid query produced, for results, explain and diagnose."""
+
+    depth: int
+    rankings: dict[str, list[PassageHit]] = field(default_factory=dict)
+    fused: list[Fused] = field(default_factory=list)
+    stages_run: list[str] = field(default_factory=list)
+    hints: list[str] = field(default_factory=list)
+    vectors: bool = False
+    embedder: str | None = None
+    via: dict[str, str] = field(default_factory=dict)
+
+
+def _result(hit: PassageHit, score: float, stages: list[c.Stage],
+            explain: c.ResultExplain | None = None) -> c.SearchResult:
+    return c.SearchResult(
+        uri=document_uri(hit.collection, hit.path), docid=hit.docid, title=hit.title,
+        collection=hit.collection, score=round(score, 6), start_line=hit.start_line,
+        end_line=hit.end_line, snippet=hit.snippet, headings=list(hit.heading_path),
+        stages=stages, explain=explain,
+    )
+
+
+def _doc_rank(hits: Sequence[PassageHit], docid: str) -> tuple[int, float] | None:
+    seen: set[str] = set()
+    for hit in hits:
+        if hit.docid not in seen:
+            seen.add(hit.docid)
+            if hit.docid == docid:
+                return len(seen), round(hit.score, 6)
+    return None
+
+
+def _describe_filters(filters: SearchFilter) -> str:
+    parts = []
+    if filters.collections:
+        parts.append(f"collections={','.join(filters.collections)}")
+    if filters.tags_any:
+        parts.append(f"tags-any={','.join(filters.tags_any)}")
+    if filters.tags_all:
+        parts.append(f"tags-all={','.join(filters.tags_all)}")
+    if filters.since:
+        parts.append(f"since={filters.since}")
+    if filters.until:
+        parts.append(f"until={filters.until.rstrip('~')}")
+    return " ".join(parts)
+
 
 def store_lock_held(store: SQLiteStore) -> bool:
     """Whether some process currently holds the index's writer lock."""
@@ -429,6 +920,18 @@ def _parse_date(value: str | None, name: str, *, end: bool) -> str | None:
     except ValueError:
         raise ValidationError(f"--{name} must be a date like 2024-05-31 or an ISO datetime, not {value!r}") from None
     return parsed.isoformat().replace("+00:00", "Z")
+
+
+def _check_bound(name: str, value: int, most: int = 1_000_000) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+        raise ValidationError(f"{name} must be between 1 and {most}")
+
+
+def _direction(value: str) -> Direction:
+    match value:
+        case "out" | "in" | "both":
+            return value
+    raise ValidationError(f"direction must be out, in or both, not {value!r}")
 
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,

@@ -99,6 +99,20 @@ def _bm25_only() -> list[Stage]:
     return ["bm25"]
 
 
+class StageExplain(Contract):
+    """What one retrieval stage said about a result (``--explain``)."""
+
+    rank: int
+    score: float
+
+
+class ResultExplain(Contract):
+    fused_score: float
+    stages: dict[str, StageExplain]
+    #: How the result entered the candidates when not by its own match (e.g. a graph hop).
+    via: str | None = None
+
+
 class SearchResult(Contract):
     """One ranked passage with its exact location."""
 
@@ -112,6 +126,7 @@ class SearchResult(Contract):
     snippet: str
     headings: list[str]
     stages: list[Stage] = Field(default_factory=_bm25_only)
+    explain: ResultExplain | None = None
 
 
 class SearchFilters(Contract):
@@ -124,17 +139,57 @@ class SearchFilters(Contract):
 
 class SearchMeta(Contract):
     query: str
-    mode: Literal["bm25", "vector", "hybrid"]
+    #: What actually ran: a vector or hybrid request without a model degrades to "bm25".
+    mode: Literal["bm25", "vector", "hybrid", "similar"]
+    requested_mode: Literal["bm25", "vector", "hybrid", "similar"] | None = None
     limit: int
     count: int
     filters: SearchFilters
     capabilities: dict[str, bool] = Field(default_factory=dict)
     hints: list[str] = Field(default_factory=list)
+    #: Fusion formula version (hybrid only), so changed rankings are detectable.
+    fusion: str | None = None
+    #: Stages that ran, in order (hybrid only), e.g. ["bm25", "vector", "fuse"].
+    stages_run: list[str] = Field(default_factory=list)
+    #: Model fingerprint of the vectors used, when any.
+    embedder: str | None = None
 
 
 class SearchResponse(Contract):
     results: list[SearchResult]
     meta: SearchMeta
+
+
+class EmbedSummary(Contract):
+    """Result of ``cairn embed``."""
+
+    embedder: str
+    embedded: int
+    pending_before: int
+    pending_after: int
+    batches: int
+    elapsed_ms: int
+    tokens: int
+
+
+class DiagnoseStage(Contract):
+    stage: str
+    ran: bool
+    found: bool
+    rank: int | None = None
+    score: float | None = None
+    note: str
+
+
+class DiagnoseReport(Contract):
+    """Where a target document went, stage by stage, for one query."""
+
+    query: str
+    target: str
+    target_docid: str
+    stages: list[DiagnoseStage]
+    final_rank: int | None
+    verdict: str
 
 
 # --- retrieval ------------------------------------------------------------------------
@@ -196,6 +251,16 @@ class RunInfo(Contract):
     counts: IndexCounts | None = None
 
 
+class VectorStatus(Contract):
+    embedder: str | None
+    fingerprint: str | None
+    available: bool
+    hint: str | None = None
+    vectors: int
+    stale_vectors: int
+    pending_passages: int | None
+
+
 class Status(Contract):
     index: str
     index_path: str
@@ -209,6 +274,7 @@ class Status(Contract):
     errors: list[FileError]
     capabilities: dict[str, bool]
     token_counter: str
+    vectors: VectorStatus | None = None
 
 
 class DoctorCheck(Contract):

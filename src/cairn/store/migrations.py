@@ -151,6 +151,25 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX changes_docid ON changes(docid);
         """,
     ),
+    Migration(
+        2,
+        "vectors keyed by passage text hash and model fingerprint; page numbers on passages",
+        """
+        -- One vector per distinct passage text per model: identical text is never embedded
+        -- twice, and switching models leaves the old vectors stale, not wrong.
+        CREATE TABLE vectors (
+            passage_hash TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            dims INTEGER NOT NULL,
+            vector BLOB NOT NULL,            -- float32 little-endian, L2-normalised
+            token_count INTEGER NOT NULL,    -- exact, from the model's tokenizer
+            embedded_at TEXT NOT NULL,
+            PRIMARY KEY (passage_hash, fingerprint)
+        ) WITHOUT ROWID;
+        -- Page (PDF), slide (PPTX) or sheet number of a passage, where the format has one.
+        ALTER TABLE passages ADD COLUMN page INTEGER;
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

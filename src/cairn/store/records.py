@@ -43,6 +43,7 @@ class PassageRow(NamedTuple):
     passage_hash: str
     token_count: int
     cjk_text: str  # overlapping CJK bigrams, "" when the passage has no CJK text
+    page: int | None = None  # page, slide or sheet of the first line (converted documents)
 
 
 class LinkRow(NamedTuple):

@@ -301,7 +301,8 @@ class SQLiteStore:
                     next_passage += 1
                     path_json = _json_list(passage.heading_path)
                     passages.append((pid, doc_id, passage.seq, passage.start_line, passage.end_line,
-                                     path_json, passage.passage_hash, passage.token_count))
+                                     path_json, passage.passage_hash, passage.token_count,
+                                     passage.page))
                     fts.append((pid, doc.title, " / ".join(passage.heading_path), passage.text))
                     if passage.cjk_text:
                         cjk.append((pid, passage.cjk_text))
@@ -336,7 +337,7 @@ class SQLiteStore:
             )
             conn.executemany(
                 "INSERT INTO passages(id, document_id, seq, start_line, end_line, heading_path,"
-                " passage_hash, token_count) VALUES (?,?,?,?,?,?,?,?)",
+                " passage_hash, token_count, page) VALUES (?,?,?,?,?,?,?,?,?)",
                 passages,
             )
             conn.executemany("INSERT INTO passages_fts(rowid, title, headings, body) VALUES (?,?,?,?)", fts)
@@ -508,6 +509,116 @@ class SQLiteStore:
                 snippet="", score=-float(score),
             ))
         return hits
+
+    # --- vectors ---------------------------------------------------------------------------
+
+    def pending_passages(
+        self, fingerprint: str, collection_ids: Sequence[int] | None, limit: int
+    ) -> list[tuple[str, str]]:
+        """Distinct (passage_hash, text) of active passages with no vector for ``fingerprint``."""
+        where, params = "", []
+        if collection_ids is not None:
+            where = f" AND d.collection_id IN ({','.join('?' * len(collection_ids))})"
+            params = list(collection_ids)
+        rows = self.conn.execute(
+            "SELECT p.passage_hash, min(p.id) FROM passages p JOIN documents d ON d.id = p.document_id"
+            " WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.passage_hash = p.passage_hash"
+            f" AND v.fingerprint = ?){where} GROUP BY p.passage_hash ORDER BY min(p.id) LIMIT ?",
+            (fingerprint, *params, limit),
+        ).fetchall()
+        texts = self.passage_texts([pid for _, pid in rows])
+        return [(passage_hash, texts[pid]) for passage_hash, pid in rows]
+
+    def count_pending(self, fingerprint: str, collection_ids: Sequence[int] | None = None) -> int:
+        where, params = "", []
+        if collection_ids is not None:
+            where = f" AND d.collection_id IN ({','.join('?' * len(collection_ids))})"
+            params = list(collection_ids)
+        return int(self.conn.execute(
+            "SELECT count(DISTINCT p.passage_hash) FROM passages p JOIN documents d ON d.id = p.document_id"
+            " WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.passage_hash = p.passage_hash"
+            f" AND v.fingerprint = ?){where}",
+            (fingerprint, *params),
+        ).fetchone()[0])
+
+    def write_vectors(self, fingerprint: str, rows: Sequence[tuple[str, bytes, int, int]]) -> None:
+        """Store (passage_hash, float32 blob, dims, exact token count) rows in one transaction,
+        and record the exact token counts on the passages."""
+        now = utcnow()
+        with self.transaction():
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO vectors(passage_hash, fingerprint, dims, vector, token_count,"
+                " embedded_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(h, fingerprint, dims, blob, tokens, now) for h, blob, dims, tokens in rows],
+            )
+            self.conn.executemany(
+                "UPDATE passages SET token_count = ? WHERE passage_hash = ?",
+                [(tokens, h) for h, _, _, tokens in rows],
+            )
+
+    def vector_rows(self, fingerprint: str) -> tuple[list[int], list[bytes]]:
+        """(passage ids, vector blobs) of every active passage that has a vector for ``fingerprint``."""
+        ids: list[int] = []
+        blobs: list[bytes] = []
+        for pid, blob in self.conn.execute(
+            "SELECT p.id, v.vector FROM passages p JOIN vectors v"
+            " ON v.passage_hash = p.passage_hash AND v.fingerprint = ? ORDER BY p.id",
+            (fingerprint,),
+        ):
+            ids.append(pid)
+            blobs.append(blob)
+        return ids, blobs
+
+    def filtered_passage_ids(self, filters: SearchFilter) -> list[int]:
+        """Ids of active passages that pass ``filters`` (for filtering inside vector search)."""
+        where, params = _filter_sql(filters)
+        return [row[0] for row in self.conn.execute(
+            "SELECT p.id FROM passages p JOIN documents d ON d.id = p.document_id"
+            f" JOIN collections c ON c.id = d.collection_id WHERE d.active = 1{where}",
+            params,
+        )]
+
+    def passage_hits(self, scored: Sequence[tuple[int, float]]) -> list[PassageHit]:
+        """PassageHits (without snippets) for (passage id, score) pairs, in the given order."""
+        if not scored:
+            return []
+        marks = ",".join("?" * len(scored))
+        meta = {
+            row[0]: row
+            for row in self.conn.execute(
+                "SELECT p.id, d.docid, c.name, d.path, d.title, p.start_line, p.end_line, p.heading_path"
+                " FROM passages p JOIN documents d ON d.id = p.document_id"
+                f" JOIN collections c ON c.id = d.collection_id WHERE p.id IN ({marks})",
+                [pid for pid, _ in scored],
+            )
+        }
+        return [
+            PassageHit(
+                passage_id=pid, docid=meta[pid][1], collection=meta[pid][2], path=meta[pid][3],
+                title=meta[pid][4], start_line=meta[pid][5], end_line=meta[pid][6],
+                heading_path=tuple(json.loads(meta[pid][7])), snippet="", score=score,
+            )
+            for pid, score in scored
+            if pid in meta
+        ]
+
+    def document_passage_ids(self, docid: str) -> list[int]:
+        return [row[0] for row in self.conn.execute(
+            "SELECT p.id FROM passages p JOIN documents d ON d.id = p.document_id"
+            " WHERE d.docid = ? ORDER BY p.seq", (docid,)
+        )]
+
+    def vector_counts(self) -> dict[str, int]:
+        """Vectors per model fingerprint."""
+        return dict(self.conn.execute("SELECT fingerprint, count(*) FROM vectors GROUP BY fingerprint").fetchall())
+
+    def data_version(self) -> tuple[int, int, int]:
+        """Changes whenever passages or vectors change (cache key for in-memory vector matrices)."""
+        row = self.conn.execute(
+            "SELECT (SELECT coalesce(max(id), 0) FROM passages), (SELECT count(*) FROM passages),"
+            " (SELECT count(*) FROM vectors)"
+        ).fetchone()
+        return (int(row[0]), int(row[1]), int(row[2]))
 
     def passage_texts(self, passage_ids: Sequence[int]) -> dict[int, str]:
         """The exact text of passages by id."""

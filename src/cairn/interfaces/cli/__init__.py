@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -19,7 +19,8 @@ from cairn import __version__
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from cairn.workspace import Workspace
+    from cairn.contracts import SearchResponse
+    from cairn.workspace import QueryMode, Workspace
 
 
 class State:
@@ -124,8 +125,9 @@ def collection_remove(state: State, name: str, as_json: bool) -> None:
 class ProgressBar:
     """A one-line progress bar on stderr, redrawn at most ten times a second."""
 
-    def __init__(self) -> None:
+    def __init__(self, unit: str = "files") -> None:
         self.last = 0.0
+        self.unit = unit
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
@@ -134,14 +136,22 @@ class ProgressBar:
         self.last = now
         width = 30
         filled = width * done // total if total else width
-        click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files", nl=False, err=True)
+        click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit}", nl=False, err=True)
         if done >= total:
             click.echo("", err=True)
 
 
-def _index(state: State, collection_name: str | None, as_json: bool) -> None:
+def _index(state: State, collection_name: str | None, as_json: bool, embed: bool = False) -> None:
     progress = ProgressBar() if not as_json and sys.stderr.isatty() else None
     result = state.workspace.index(collection_name, progress=progress)
+    if embed:
+        embedded = state.workspace.embed(
+            collection_name, progress=ProgressBar("passages") if progress is not None else None
+        )
+        if as_json:
+            click.echo(json.dumps({"index": result.model_dump(mode="json"),
+                                   "embed": embedded.model_dump(mode="json")}, ensure_ascii=False, indent=2))
+            return None
     if as_json:
         return emit_json(result)
     n = result.counts
@@ -150,6 +160,8 @@ def _index(state: State, collection_name: str | None, as_json: bool) -> None:
         f"{n.added} added, {n.updated} updated, {n.unchanged} unchanged, {n.renamed} renamed, "
         f"{n.removed} removed, {n.reactivated} reactivated, {n.failed} failed"
     )
+    if embed:
+        click.echo(f"embedded {embedded.embedded} passages ({embedded.pending_after} pending)")
     for err in result.errors[:20]:
         click.echo(f"  failed {err.collection}/{err.path}: {err.code}: {err.message}", err=True)
     if len(result.errors) > 20:
@@ -158,11 +170,12 @@ def _index(state: State, collection_name: str | None, as_json: bool) -> None:
 
 @cli.command("index")
 @click.option("--collection", "-c", "collection_name", metavar="NAME", help="Only this collection.")
+@click.option("--embed", is_flag=True, help="Then embed pending passages (cairn embed).")
 @json_option
 @pass_state
-def index_cmd(state: State, collection_name: str | None, as_json: bool) -> None:
+def index_cmd(state: State, collection_name: str | None, embed: bool, as_json: bool) -> None:
     """Index new, changed, renamed and deleted files (alias: update)."""
-    _index(state, collection_name, as_json)
+    _index(state, collection_name, as_json, embed)
 
 
 @cli.command("update")
@@ -177,18 +190,66 @@ def update_cmd(state: State, collection_name: str | None, as_json: bool) -> None
 # --- search ----------------------------------------------------------------------------
 
 
+def filter_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The filters shared by search, vsearch and query."""
+    for option in reversed([
+        click.option("-n", "limit", default=10, show_default=True, type=int, help="Number of results."),
+        click.option("-c", "--collection", "collections", multiple=True, metavar="NAME",
+                     help="Only these collections (repeatable)."),
+        click.option("--tags-any", multiple=True, metavar="a,b", help="Documents with any of these tags."),
+        click.option("--tags-all", multiple=True, metavar="a,b", help="Documents with all of these tags."),
+        click.option("--since", metavar="DATE", help="Documents dated on or after DATE."),
+        click.option("--until", metavar="DATE", help="Documents dated on or before DATE."),
+    ]):
+        command = option(command)
+    return command
+
+
+def format_options(command: Callable[..., None]) -> Callable[..., None]:
+    for option in reversed([
+        click.option("--json", "fmt", flag_value="json", help="Print the JSON contract."),
+        click.option("--md", "fmt", flag_value="md", help="Print Markdown."),
+        click.option("--files", "fmt", flag_value="files", help="Print matching document URIs only."),
+    ]):
+        command = option(command)
+    return command
+
+
+def print_results(result: SearchResponse, query: str, fmt: str | None) -> None:
+    if fmt == "json":
+        return emit_json(result)
+    if fmt == "files":
+        for uri in dict.fromkeys(r.uri for r in result.results):
+            click.echo(uri)
+        return None
+    for hint in result.meta.hints:
+        click.echo(f"note: {hint}", err=True)
+    if fmt == "md":
+        click.echo(f"# Search: {query}\n")
+        for i, r in enumerate(result.results, 1):
+            heading = f" › {' › '.join(r.headings)}" if r.headings else ""
+            click.echo(f"{i}. **{r.title}**{heading} — `{r.uri}` lines {r.start_line}–{r.end_line} (score {r.score:.4g})")
+            click.echo(f"   > {r.snippet}\n")
+        return None
+    if not result.results:
+        click.echo("no results", err=True)
+    for r in result.results:
+        click.echo(f"{r.score:8.4g}  {r.uri}:{r.start_line}-{r.end_line}  {r.title}  #{r.docid}")
+        if r.snippet:
+            click.echo(f"          {r.snippet}")
+        if r.explain is not None:
+            parts = [f"{stage} #{s.rank} ({s.score:.4g})" for stage, s in r.explain.stages.items()]
+            via = f"; via {r.explain.via}" if r.explain.via else ""
+            click.echo(f"          explain: fused {r.explain.fused_score:.4g} = {', '.join(parts)}{via}")
+    if result.meta.stages_run:
+        click.echo(f"stages: {' → '.join(result.meta.stages_run)}  ({result.meta.fusion})", err=True)
+    return None
+
+
 @cli.command()
 @click.argument("query")
-@click.option("-n", "limit", default=10, show_default=True, type=int, help="Number of results.")
-@click.option("-c", "--collection", "collections", multiple=True, metavar="NAME",
-              help="Only these collections (repeatable).")
-@click.option("--tags-any", multiple=True, metavar="a,b", help="Documents with any of these tags.")
-@click.option("--tags-all", multiple=True, metavar="a,b", help="Documents with all of these tags.")
-@click.option("--since", metavar="DATE", help="Documents dated on or after DATE.")
-@click.option("--until", metavar="DATE", help="Documents dated on or before DATE.")
-@click.option("--json", "fmt", flag_value="json", help="Print the JSON contract.")
-@click.option("--md", "fmt", flag_value="md", help="Print Markdown.")
-@click.option("--files", "fmt", flag_value="files", help="Print matching document URIs only.")
+@filter_options
+@format_options
 @pass_state
 def search(state: State, query: str, limit: int, collections: tuple[str, ...], tags_any: tuple[str, ...],
            tags_all: tuple[str, ...], since: str | None, until: str | None, fmt: str | None) -> None:
@@ -197,25 +258,127 @@ def search(state: State, query: str, limit: int, collections: tuple[str, ...], t
         query, limit=limit, collections=collections, tags_any=split_csv(tags_any),
         tags_all=split_csv(tags_all), since=since, until=until,
     )
-    if fmt == "json":
+    print_results(result, query, fmt)
+
+
+@cli.command()
+@click.argument("query")
+@filter_options
+@format_options
+@pass_state
+def vsearch(state: State, query: str, limit: int, collections: tuple[str, ...], tags_any: tuple[str, ...],
+            tags_all: tuple[str, ...], since: str | None, until: str | None, fmt: str | None) -> None:
+    """Semantic search with the local embedding model (falls back to BM25 without vectors)."""
+    result = state.workspace.vsearch(
+        query, limit=limit, collections=collections, tags_any=split_csv(tags_any),
+        tags_all=split_csv(tags_all), since=since, until=until,
+    )
+    print_results(result, query, fmt)
+
+
+class DefaultGroup(click.Group):
+    """A group that runs its default command when the first argument is not a subcommand
+    (``cairn query TEXT`` and ``cairn query diagnose TEXT --target REF``)."""
+
+    default_command = "run"
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if (not args or args[0] not in self.commands) and not (args and args[0] in ("-h", "--help")):
+            args = [self.default_command, *args]
+        return super().parse_args(ctx, args)
+
+
+@cli.group(cls=DefaultGroup)
+def query() -> None:
+    """Hybrid search (BM25 + vectors, fused): cairn query TEXT. Also: cairn query diagnose."""
+
+
+def mode_options(command: Callable[..., None]) -> Callable[..., None]:
+    for option in reversed([
+        click.option("--fast", "mode", flag_value="fast", help="BM25 + vectors only."),
+        click.option("--thorough", "mode", flag_value="thorough",
+                     help="Also expand the query (pseudo-relevance feedback) and rerank."),
+    ]):
+        command = option(command)
+    return command
+
+
+@query.command("run")
+@click.argument("text", metavar="QUERY")
+@filter_options
+@mode_options
+@click.option("--explain", is_flag=True, help="Show each stage's rank and score per result.")
+@click.option("--graph", "graph", is_flag=True, help="Add one bounded hop of linked documents.")
+@click.option("--all-passages", is_flag=True, help="Several passages per document.")
+@format_options
+@pass_state
+def query_run(state: State, text: str, limit: int, collections: tuple[str, ...], tags_any: tuple[str, ...],
+              tags_all: tuple[str, ...], since: str | None, until: str | None, mode: str | None,
+              explain: bool, graph: bool, all_passages: bool, fmt: str | None) -> None:
+    """Hybrid search: BM25 and vector rankings fused, one result per document."""
+    result = state.workspace.query(
+        text, limit=limit, mode=_mode(mode), explain=explain, graph=graph, all_passages=all_passages,
+        collections=collections, tags_any=split_csv(tags_any), tags_all=split_csv(tags_all),
+        since=since, until=until,
+    )
+    print_results(result, text, fmt)
+
+
+def _mode(mode: str | None) -> QueryMode:
+    return "fast" if mode == "fast" else "thorough" if mode == "thorough" else "default"
+
+
+@query.command("diagnose")
+@click.argument("text", metavar="QUERY")
+@click.option("--target", required=True, metavar="REF", help="The document you expected to find.")
+@filter_options
+@mode_options
+@json_option
+@pass_state
+def query_diagnose(state: State, text: str, target: str, limit: int, collections: tuple[str, ...],
+                   tags_any: tuple[str, ...], tags_all: tuple[str, ...], since: str | None,
+                   until: str | None, mode: str | None, as_json: bool) -> None:
+    """Explain, stage by stage, whether and where QUERY finds the document REF."""
+    result = state.workspace.query_diagnose(
+        text, target, limit=limit, mode=_mode(mode), collections=collections,
+        tags_any=split_csv(tags_any), tags_all=split_csv(tags_all), since=since, until=until,
+    )
+    if as_json:
         return emit_json(result)
-    if fmt == "files":
-        for uri in dict.fromkeys(r.uri for r in result.results):
-            click.echo(uri)
-        return None
-    if fmt == "md":
-        click.echo(f"# Search: {query}\n")
-        for i, r in enumerate(result.results, 1):
-            heading = f" › {' › '.join(r.headings)}" if r.headings else ""
-            click.echo(f"{i}. **{r.title}**{heading} — `{r.uri}` lines {r.start_line}–{r.end_line} (score {r.score:.3f})")
-            click.echo(f"   > {r.snippet}\n")
-        return None
-    if not result.results:
-        click.echo("no results", err=True)
-    for r in result.results:
-        click.echo(f"{r.score:7.3f}  {r.uri}:{r.start_line}-{r.end_line}  {r.title}  #{r.docid}")
-        if r.snippet:
-            click.echo(f"         {r.snippet}")
+    click.echo(f"target {result.target} (#{result.target_docid}) for query {result.query!r}")
+    for st in result.stages:
+        mark = "found" if st.found else ("skipped" if not st.ran else "missed")
+        click.echo(f"  {st.stage:8} {mark:8} {st.note}")
+    click.echo(f"verdict: {result.verdict}")
+    return None
+
+
+@cli.command()
+@click.argument("ref")
+@click.option("-n", "limit", default=10, show_default=True, type=int, help="Number of results.")
+@click.option("-c", "--collection", "collections", multiple=True, metavar="NAME", help="Only these collections.")
+@format_options
+@pass_state
+def similar(state: State, ref: str, limit: int, collections: tuple[str, ...], fmt: str | None) -> None:
+    """Documents semantically nearest to REF."""
+    result = state.workspace.similar(ref, limit=limit, collections=collections)
+    print_results(result, ref, fmt)
+
+
+@cli.command()
+@click.option("--collection", "-c", "collection_name", metavar="NAME", help="Only this collection.")
+@click.option("--batch", default=64, show_default=True, type=int, help="Passages per write transaction.")
+@json_option
+@pass_state
+def embed(state: State, collection_name: str | None, batch: int, as_json: bool) -> None:
+    """Embed passages that have no vector for the configured model (resumable)."""
+    progress = ProgressBar("passages") if not as_json and sys.stderr.isatty() else None
+    result = state.workspace.embed(collection_name, progress=progress, batch=batch)
+    if as_json:
+        return emit_json(result)
+    click.echo(f"embedded {result.embedded} passages in {result.elapsed_ms / 1000:.1f}s "
+               f"({result.pending_after} pending) with {result.embedder}")
+    return None
 
 
 # --- retrieval ---------------------------------------------------------------------------
@@ -295,6 +458,12 @@ def status(state: State, as_json: bool) -> None:
         click.echo(f"last run #{result.last_run.run_id}: {result.last_run.status}, started {result.last_run.started_at}")
     click.echo("capabilities: " + ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in result.capabilities.items()))
     click.echo(f"token counts: {result.token_counter}")
+    if result.vectors is not None:
+        v = result.vectors
+        if v.available:
+            click.echo(f"vectors: {v.vectors} ({v.embedder}), {v.pending_passages} passages pending, {v.stale_vectors} stale")
+        else:
+            click.echo(f"vectors: unavailable ({v.hint})")
     if result.errors:
         click.echo(f"{len(result.errors)} file(s) failed:")
         for err in result.errors:
@@ -360,3 +529,5 @@ def main(argv: Sequence[str] | None = None) -> None:
               "internal", 2, as_json)
 
 
+# --- link graph and tags (issue 4) ------------------------------------------------------
+from cairn.interfaces.cli import graph_commands as _graph_commands  # noqa: E402,F401

@@ -1,0 +1,165 @@
+"""Hybrid retrieval: fuse BM25 and vector rankings, with optional expansion and reranking.
+
+The fusion core is pure: ranked lists in, fused list out. Optional stages sit behind
+two small protocols, :class:`QueryExpander` and :class:`Reranker`, so a generator,
+a cross-encoder or an HTTP service can be plugged in the same way as the built-ins.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from cairn.errors import ModelUnavailable
+from cairn.retrieval.query import STOPWORDS
+from cairn.store.records import PassageHit
+
+#: Version of the fusion formula; stored with every hybrid result set.
+FUSION_VERSION = "rrf-1:k=60:w(bm25=1,vector=1,bm25x=0.5,graph=0.3)"
+RRF_K = 60
+STAGE_WEIGHTS: Mapping[str, float] = {"bm25": 1.0, "vector": 1.0, "bm25x": 0.5, "graph": 0.3}
+#: BM25 is "decisive" when its best document scores this many times the second best.
+STRONG_SIGNAL_RATIO = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class StageRank:
+    rank: int  # 1-based, among units (documents, or passages when not collapsing)
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """One fused unit: its representative passage and what each stage said about it."""
+
+    hit: PassageHit
+    score: float
+    stages: dict[str, StageRank] = field(default_factory=dict)
+
+
+def fuse(
+    rankings: Mapping[str, Sequence[PassageHit]], *, per_document: bool = True,
+    k: int = RRF_K, weights: Mapping[str, float] = STAGE_WEIGHTS,
+) -> list[Fused]:
+    """Reciprocal-rank fusion of ranked passage lists.
+
+    With ``per_document`` each list is first collapsed to documents (a document's rank is
+    that of its best passage), and the representative passage of a document is the one
+    from the stage that ranked it best. Ties break by stage order, then passage id.
+    """
+    units: dict[object, dict[str, tuple[int, PassageHit]]] = {}
+    for stage, hits in rankings.items():
+        seen: set[object] = set()
+        for hit in hits:
+            unit: object = hit.docid if per_document else hit.passage_id
+            if unit in seen:
+                continue
+            seen.add(unit)
+            units.setdefault(unit, {})[stage] = (len(seen), hit)
+    stage_order = {stage: i for i, stage in enumerate(rankings)}
+    fused: list[Fused] = []
+    for by_stage in units.values():
+        score = sum(weights.get(stage, 1.0) / (k + rank) for stage, (rank, _) in by_stage.items())
+        best_stage = min(by_stage, key=lambda s: (by_stage[s][0], stage_order[s]))
+        hit = by_stage[best_stage][1]
+        stages = {stage: StageRank(rank, round(h.score, 6)) for stage, (rank, h) in by_stage.items()}
+        fused.append(Fused(hit, round(score, 8), stages))
+    fused.sort(key=lambda f: (-f.score, f.hit.passage_id))
+    return fused
+
+
+def strong_signal(bm25: Sequence[PassageHit], *, ratio: float = STRONG_SIGNAL_RATIO) -> bool:
+    """Whether BM25 alone is decisive: its top document far ahead of the next one."""
+    per_doc: list[float] = []
+    seen: set[str] = set()
+    for hit in bm25:
+        if hit.docid not in seen:
+            seen.add(hit.docid)
+            per_doc.append(hit.score)
+        if len(per_doc) == 2:
+            break
+    if not per_doc or per_doc[0] <= 0:
+        return False
+    return len(per_doc) == 1 or per_doc[0] >= ratio * max(per_doc[1], 1e-9)
+
+
+# --- optional stages -------------------------------------------------------------------
+
+
+class QueryExpander(Protocol):
+    """Proposes extra query text from the query and the first BM25 passages."""
+
+    @property
+    def name(self) -> str: ...
+
+    def expand(self, query: str, feedback: Sequence[str]) -> str | None: ...
+
+
+class Reranker(Protocol):
+    """Scores (query, passage) pairs; higher is more relevant."""
+
+    @property
+    def name(self) -> str: ...
+
+    def rerank(self, query: str, passages: Sequence[str]) -> list[float]: ...
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackExpander:
+    """Pseudo-relevance feedback: the most frequent content words of the top passages
+    that the query does not already contain (a deterministic, model-free expander)."""
+
+    terms: int = 6
+    name: str = "prf"
+
+    def expand(self, query: str, feedback: Sequence[str]) -> str | None:
+        asked = {w.lower() for w in _WORD.findall(query)}
+        counts: Counter[str] = Counter()
+        for text in feedback:
+            # Count each word once per passage: words shared by several top passages win.
+            counts.update({w.lower() for w in _WORD.findall(text)} - STOPWORDS - asked)
+        picked = [w for w, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if n > 1]
+        return " ".join(picked[: self.terms]) or None
+
+
+@dataclass(frozen=True, slots=True)
+class HTTPReranker:
+    """A rerank endpoint in the llama.cpp / Jina / Cohere style: POST ``{model, query,
+    documents}`` → ``{"results": [{"index", "relevance_score"}]}``."""
+
+    url: str
+    model: str = ""
+    api_key: str | None = None
+    timeout: float = 30.0
+    name: str = "http-rerank"
+
+    def rerank(self, query: str, passages: Sequence[str]) -> list[float]:
+        body = json.dumps({"model": self.model, "query": query, "documents": list(passages)}).encode()
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                payload = json.loads(response.read())
+        except (urllib.error.URLError, TimeoutError, OSError, ValueError) as exc:
+            raise ModelUnavailable(f"reranker at {self.url} failed: {exc}") from exc
+        scores = [math.nan] * len(passages)
+        try:
+            for item in payload["results"]:
+                scores[int(item["index"])] = float(item["relevance_score"])
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ModelUnavailable(f"reranker at {self.url} answered malformed output: {exc}") from exc
+        if any(math.isnan(s) for s in scores):
+            raise ModelUnavailable(f"reranker at {self.url} did not score every passage")
+        return scores
