@@ -135,3 +135,51 @@ def test_chunk_invariants(lines: list[str], max_tokens: int, min_tokens: int, pl
     assert all(not ln.strip() for ln in all_lines[prev_end:])
     non_blank = {i + 1 for i, ln in enumerate(all_lines) if ln.strip() and i + 1 >= body_start}
     assert non_blank <= set(covered) and len(covered) == len(set(covered))
+
+
+_spacey = st.text(alphabet=" \t\n\x0b\x0c\x1c\x85\u2028\xa0ab#", max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_spacey, st.integers(0, 6))
+def test_single_chunk_is_the_trimmed_body(text: str, body_start: int) -> None:
+    # The one-chunk fast path works on the string; check it against the line view, with
+    # the odd whitespace str.strip() knows (form feed, NEL, U+2028...) on blank lines.
+    chunks = chunk_markdown(text, (), body_start_line=body_start, max_tokens=10_000)
+    lines = text.split("\n")
+    first = max(body_start, 1) - 1
+    kept = [i for i, ln in enumerate(lines) if i >= first and ln.strip()]
+    if not kept:
+        assert chunks == []
+        return
+    (c,) = chunks
+    assert (c.start_line, c.end_line) == (kept[0] + 1, kept[-1] + 1)
+    assert c.text == "\n".join(lines[kept[0] : kept[-1] + 1])
+    assert c.token_count == estimate_tokens(c.text) and c.heading_path == ()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_line, max_size=60), st.integers(1, 80), st.integers(0, 80), st.booleans())
+def test_estimator_shortcuts_match_generic_counting(
+    lines: list[str], max_tokens: int, min_tokens: int, plain: bool
+) -> None:
+    # With the default estimator, sizes come from line offsets (and packing skips ahead
+    # by bisection); a counter that is not `estimate_tokens` itself takes the generic
+    # path. Both must chunk identically.
+    min_tokens = min(min_tokens, max_tokens)
+    text = "\n".join(lines)
+
+    def counter(s: str) -> int:
+        return estimate_tokens(s)
+
+    if plain:
+        fast = chunk_plain(text, max_tokens=max_tokens, min_tokens=min_tokens)
+        slow = chunk_plain(text, max_tokens=max_tokens, min_tokens=min_tokens, count_tokens=counter)
+    else:
+        p = parse_markdown(text)
+        b = p.body_start_line
+        fast = chunk_markdown(text, p.headings, body_start_line=b,
+                              max_tokens=max_tokens, min_tokens=min_tokens)
+        slow = chunk_markdown(text, p.headings, body_start_line=b,
+                              max_tokens=max_tokens, min_tokens=min_tokens, count_tokens=counter)
+    assert fast == slow

@@ -195,3 +195,25 @@ def test_never_raises(text: str) -> None:
 def test_never_raises_with_frontmatter(body: str) -> None:
     p = parse_markdown("---\n" + body + "\n---\nrest")
     json.dumps(p.frontmatter)
+
+
+def test_code_spans_across_lines_and_paragraphs() -> None:
+    text = (
+        "x `[[in]]\n[[in2]] <https://in.x>` [[out]] #tag\n\n"
+        "`c` [[out2]] <https://out.x> `#no` #yes\n\n"
+        "```\n[[fenced]]\n```\n[[after]] `open"
+    )
+    p = parse_markdown(text)
+    assert [(ln.target, ln.line, ln.column) for ln in p.links] == [
+        ("out", 2, 25), ("out2", 4, 5), ("https://out.x", 4, 14), ("after", 9, 1),
+    ]
+    assert p.tags == ("tag", "yes")
+
+
+def test_result_types_are_named_tuples() -> None:
+    p = parse_markdown("# T\n[[a]]")
+    (h,) = p.headings
+    (ln,) = p.links
+    assert (h.level, h.text, h.line) == (1, "T", 1) and h == Heading(1, "T", 1)
+    assert ln == Link("wiki", "a", None, None, False, 2, 1, "[[a]]")
+    assert p.title == "T" and p.headings == (Heading(1, "T", 1),)

@@ -17,6 +17,7 @@ import pytest
 import cairn
 from tests.conftest import CAIRN_BIN, cli_json, run_cli
 from tests.loopback import model_server
+from tests.schemas import assert_valid
 
 pytestmark = pytest.mark.skipif(
     not any(i.name == "onnx-minilm" and i.available
@@ -81,6 +82,7 @@ def test_filters_apply_inside_vector_search(ws: Any, tmp_path: Path) -> None:
 def test_hybrid_query_explain_and_one_result_per_document(ws: Any, notes: Path) -> None:
     embedded(ws, notes)
     result = ws.query("where do backups go and how long are snapshots kept", explain=True)
+    assert_valid("search", result)
     assert result.meta.mode == "hybrid"
     assert result.meta.fusion and result.meta.fusion.startswith("rrf-1")
     assert result.meta.stages_run[:2] == ["bm25", "vector"] and result.meta.stages_run[-1] == "fuse"

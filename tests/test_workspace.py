@@ -11,6 +11,7 @@ import pytest
 
 import cairn
 from cairn.errors import ConflictError, NotFoundError, ValidationError
+from tests.schemas import assert_valid
 
 
 def indexed(ws: Any, notes: Path) -> Any:
@@ -40,6 +41,7 @@ def test_add_index_search_get(ws: Any, notes: Path) -> None:
 def test_search_json_shape(ws: Any, notes: Path) -> None:
     indexed(ws, notes)
     data = ws.search("atlas").model_dump(mode="json")
+    assert_valid("search", data)
     assert set(data) == {"results", "meta"}
     assert {"uri", "docid", "title", "collection", "score", "start_line", "end_line", "snippet",
             "headings"} <= set(data["results"][0])
@@ -149,8 +151,8 @@ def test_get_refs_and_lines(ws: Any, notes: Path) -> None:
         ws.get("deadbeef")
     with pytest.raises(ValidationError):
         ws.get("justaword")
-    # traversal-looking refs resolve against the index only, never the file system
-    with pytest.raises(NotFoundError):
+    # refs resolve against the index only, never the file system; traversal is refused
+    with pytest.raises(ValidationError):
         ws.get("notes/../../etc/passwd")
 
 
@@ -344,3 +346,21 @@ def test_frontmatter_metadata_and_links_stored(ws: Any, notes: Path) -> None:
     assert ("markdown", "howto/release-checklist.md", None, "release checklist", 12, 28) in rows
     meta = store.conn.execute("SELECT metadata, author, aliases FROM documents WHERE path = 'index.md'").fetchone()
     assert '"author":"Ada Park"' in meta[0] and meta[1] == "Ada Park" and "start here" in meta[2]
+
+
+def test_query_graph_adds_one_hop_of_linked_documents(ws: Any, notes: Path) -> None:
+    indexed(ws, notes)
+    plain = ws.query("zstd", explain=True)
+    assert [r.uri for r in plain.results] == ["cairn://notes/projects/atlas.md"]
+    result = ws.query("zstd", graph=True, explain=True)
+    assert "graph" in result.meta.stages_run
+    by_uri = {r.uri: r for r in result.results}
+    assert result.results[0].uri == "cairn://notes/projects/atlas.md"
+    linked = by_uri["cairn://notes/howto/backups.md"]  # atlas links [[backups]]
+    assert linked.stages == ["graph"]
+    assert linked.explain is not None and linked.explain.via is not None
+    assert "[[backups]]" in linked.explain.via and "graph" in linked.explain.stages
+    assert "cairn://notes/index.md" in by_uri  # frontmatter related: "[[index]]"
+    # filters still apply to graph-expanded documents
+    filtered = ws.query("zstd", graph=True, tags_any=["projects"])
+    assert {r.uri for r in filtered.results} == {"cairn://notes/projects/atlas.md"}

@@ -7,6 +7,7 @@ the CLI's ``--json`` output is ``model_dump(mode="json")`` of what they return.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -31,7 +32,15 @@ from cairn.config import (
     resolve_paths,
 )
 from cairn.contracts import graph as cg
-from cairn.errors import CairnError, ModelUnavailable, NotFoundError, ValidationError
+from cairn.contracts.capture import CaptureResult
+from cairn.errors import (
+    BusyError,
+    CairnError,
+    ConflictError,
+    ModelUnavailable,
+    NotFoundError,
+    ValidationError,
+)
 from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
 from cairn.graph.resolve import Note
 from cairn.graph.service import GraphService
@@ -55,13 +64,16 @@ from cairn.store.records import CollectionRecord, DocumentRecord, PassageHit, Se
 from cairn.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
+    from cairn.contracts.answer import AskResponse, VerifiedAskResponse
+    from cairn.contracts.capsule import Capsule, VerifyReceipt
     from cairn.models.embedders import Embedder
+    from cairn.models.generators import Generator
 
 COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DOCID = re.compile(r"^#?([0-9a-f]{6,64})$")
 URI_SCHEME = "cairn://"
 MAX_LIMIT = 1000
-TOKEN_COUNTER = "estimate:ceil(chars/4)"
+TOKEN_COUNTER = "estimate ceil(chars/4) at index time; exact model-tokenizer counts once embedded"
 
 
 def document_uri(collection: str, path: str) -> str:
@@ -522,17 +534,29 @@ class Workspace:
         return run
 
     def _graph_stage(self, store: SQLiteStore, run: HybridRun, filters: SearchFilter) -> None:
-        """One bounded hop along links from the first candidates (see ``graph_expand``)."""
-        expand = getattr(self, "graph_expand", None)
-        if expand is None:
-            run.hints.append("graph expansion unavailable")
-            return
-        seeds = list(dict.fromkeys(h.docid for hits in run.rankings.values() for h in hits[:GRAPH_SEEDS]))
-        hits, via = expand(store, seeds, filters)
-        if hits:
-            run.rankings["graph"] = hits
-            run.via.update(via)
+        """One bounded hop along links from the best candidates: linked documents join the
+        candidates (their first passage passing the filters) as the ``graph`` stage."""
+        seeds: list[str] = []
+        for hits in run.rankings.values():
+            for hit in hits:
+                if hit.docid not in seeds and len(seeds) < GRAPH_SEEDS:
+                    seeds.append(hit.docid)
         run.stages_run.append("graph")
+        if not seeds:
+            return
+        expansion = self.graph_expand(seeds, per_seed=GRAPH_PER_SEED, max_total=GRAPH_MAX)
+        allowed = set(store.filtered_passage_ids(filters)) if filters != SearchFilter() else None
+        scored: list[tuple[int, float]] = []
+        for rank, doc in enumerate(expansion.documents, 1):
+            passages = [p for p in store.document_passage_ids(doc.docid) if allowed is None or p in allowed]
+            if not passages:
+                continue
+            scored.append((passages[0], round(1.0 / rank, 6)))
+            link = doc.via.link
+            run.via.setdefault(doc.docid, f"graph: {link.raw} at {link.source_uri}:{link.line}")
+        if expansion.truncated:
+            run.hints.append("graph expansion truncated: " + ", ".join(c.name for c in expansion.caps if c.hit))
+        run.rankings["graph"] = store.passage_hits(scored)
 
     def _reranker(self) -> Reranker | None:
         section = self.settings.raw.get("rerank")
@@ -587,6 +611,8 @@ class Workspace:
             body = prefix[len(URI_SCHEME):] if prefix.startswith(URI_SCHEME) else prefix
             collection, _, rest = body.partition("/")
             store.get_collection(collection)
+            if rest.rstrip("/"):
+                check_ref_path(rest.rstrip("/"))  # issue 6: refuse traversal on every face
             path_prefix = unquote(rest) or None
         docs = store.list_documents(collection, path_prefix, limit)
         return c.Listing(prefix=prefix, documents=[self._entry(d) for d in docs])
@@ -702,6 +728,7 @@ class Workspace:
                 raise ValidationError(
                     f"bad reference {ref!r}: use cairn://collection/path, collection/path or a docid"
                 )
+            check_ref_path(body)  # issue 6: refuse traversal on every face
             found = store.find_document(collection=collection, path=unquote(path) if ref.startswith(URI_SCHEME) else path)
         if found is None:
             raise NotFoundError(f"no document {ref!r}")
@@ -813,11 +840,257 @@ class Workspace:
         record, _ = self._resolve(store, ref)
         return Note(record.id, record.docid, record.collection, record.path, record.title)
 
+    # --- capture (issue 6) -----------------------------------------------------------------
+    # The only write to a user's folders: a NEW file, created atomically, never overwritten.
+
+    def capture(self, collection: str, title: str, text: str, *, path: str | None = None) -> CaptureResult:
+        """Write a new Markdown note into ``collection``'s folder, then index that collection.
+
+        ``path`` (relative to the collection's root, ``.md`` added when it has no suffix)
+        defaults to a slug of ``title``, numbered when taken. The file is written to a
+        temporary name and hard-linked into place, so it appears whole or not at all, and an
+        existing file is never replaced. Paths that leave the root (``..``, absolute,
+        percent-encoded, through a symlink) or that indexing would skip are refused."""
+        import hashlib
+
+        import yaml
+
+        store = self._open_store(create=False)
+        record = store.get_collection(collection)
+        title = title.strip()
+        if not title or len(title) > 300 or any(ch in title for ch in "\r\n\x00"):
+            raise ValidationError("title must be one line of 1 to 300 characters")
+        if "\x00" in text:
+            raise ValidationError("text must not contain NUL characters")
+        header = yaml.safe_dump({"title": title}, allow_unicode=True, sort_keys=False)
+        body = f"---\n{header}---\n\n{text.strip()}\n".encode()
+        if len(body) > self.settings.index.max_file_bytes:
+            raise ValidationError(f"note is larger than index.max_file_bytes ({self.settings.index.max_file_bytes})")
+        root = Path(record.root)
+        if not root.is_dir():
+            raise ValidationError(f"collection {collection!r}: folder {record.root} is missing")
+        if path is not None:
+            candidates = [_capture_path(path)]
+        else:
+            slug = re.sub(r"[^\w-]+", "-", title.lower(), flags=re.UNICODE).strip("-_")[:80] or "note"
+            candidates = [f"{slug}.md"] + [f"{slug}-{n}.md" for n in range(2, 100)]
+        written = _create_new_file(root, candidates, body)
+        if written is None:
+            raise ConflictError(f"{candidates[0]} already exists in collection {collection!r}; never overwritten")
+        hints: list[str] = []
+        summary: c.IndexSummary | None = None
+        docid: str | None = None
+        try:
+            summary = self.index(collection)
+            found = store.find_document(collection=collection, path=written)
+            if found is not None and found[0].active:
+                docid = found[0].docid
+            else:
+                hints.append("written but not indexed: the collection's include/exclude globs skip this path")
+        except BusyError as exc:
+            hints.append(f"written but not indexed yet: {exc.message}; run: cairn index")
+        return CaptureResult(
+            uri=document_uri(collection, written), docid=docid, collection=collection, path=written,
+            title=title, bytes=len(body), source_hash=hashlib.sha256(body).hexdigest(),
+            index=summary, hints=hints,
+        )
+
+    # --- evidence: context capsules, verify, ask (issue 5) ---------------------------------
+    # Pure cores live in cairn.capsule and cairn.answer; these methods only wire them.
+
+    _generator_obj: Generator | None = None
+
+    def context_build(
+        self, goal: str, *, budget_tokens: int | None = 1200, budget_bytes: int | None = None,
+        collections: Sequence[str] = (), tags_any: Sequence[str] = (), tags_all: Sequence[str] = (),
+        since: str | None = None, until: str | None = None, graph: bool = False,
+        candidates: int = 50, max_document_share: float = 0.5,
+    ) -> Capsule:
+        """A Context Capsule for ``goal``: exact evidence passages (hybrid retrieval, BM25
+        without vectors) selected under a token and/or byte budget, with facet coverage and
+        gaps, omissions by reason, and a ``capsule_id`` that hashes its canonical JSON.
+        The same index and request give byte-identical canonical JSON."""
+        from cairn.capsule.build import Candidate, CapsuleRequest, Facet, build_capsule
+        from cairn.capsule.source import index_state, passage_hashes
+        from cairn.contracts.capsule import CapsuleScope, Fingerprints, RetrievalSettings
+        from cairn.contracts.capsule import GapReason as _Gap
+        from cairn.models.tokens import budget_token_counter
+
+        if not goal.strip():
+            raise ValidationError("goal is empty")
+        for name, value in (("budget_tokens", budget_tokens), ("budget_bytes", budget_bytes)):
+            if value is not None:
+                _check_bound(name, value, 10_000_000)
+        _check_bound("candidates", candidates, MAX_LIMIT)
+        if not 0 < max_document_share <= 1:
+            raise ValidationError("max_document_share must be in (0, 1]")
+        store, filters, meta = self._search_setup(candidates, collections, tags_any, tags_all, since, until)
+        run = self._hybrid(store, goal, filters, candidates, mode="default", graph=graph, all_passages=True)
+        head = run.fused[:candidates]
+        texts = store.passage_texts([f.hit.passage_id for f in head])
+        hashes = passage_hashes(store, [f.hit.passage_id for f in head])
+        counter = budget_token_counter()
+        usable = [f for f in head if f.hit.passage_id in texts and f.hit.passage_id in hashes]
+        counts = counter.count([texts[f.hit.passage_id] for f in usable])
+        pool = [
+            Candidate(
+                uri=document_uri(f.hit.collection, f.hit.path), docid=f.hit.docid,
+                collection=f.hit.collection, path=f.hit.path, title=f.hit.title,
+                start_line=f.hit.start_line, end_line=f.hit.end_line, heading=f.hit.heading_path,
+                text=texts[f.hit.passage_id], passage_hash=hashes[f.hit.passage_id][0],
+                source_hash=hashes[f.hit.passage_id][1], text_hash=hashes[f.hit.passage_id][2],
+                tokens=n, score=f.score,
+            )
+            for f, n in zip(usable, counts, strict=True)
+        ]
+
+        def gap_probe(facet: Facet) -> _Gap:
+            query = f'"{facet.text}"' if facet.kind == "phrase" else facet.text
+            try:
+                if bm25_search(store, query, filters, 1):
+                    return "not_retrieved"
+                if filters != SearchFilter() and bm25_search(store, query, SearchFilter(), 1):
+                    return "filtered"
+            except ValidationError:
+                pass
+            return "no_match"
+
+        request = CapsuleRequest(
+            goal=goal,
+            scope=CapsuleScope(index=self.index_name, collections=meta.collections,
+                               tags_any=meta.tags_any, tags_all=meta.tags_all, since=since, until=until),
+            retrieval=RetrievalSettings(
+                mode="hybrid" if run.vectors else "bm25", stages_run=run.stages_run,
+                fusion=FUSION_VERSION, graph=graph, candidates=candidates,
+                max_document_share=max_document_share, hints=run.hints,
+            ),
+            fingerprints=Fingerprints(embedder=run.embedder, token_counter=counter.name),
+            index=index_state(store, list(collections)),
+            budget_tokens=budget_tokens, budget_bytes=budget_bytes,
+        )
+        return build_capsule(request, pool, gap_probe)
+
+    def context_verify(self, capsule: Capsule | str | bytes) -> VerifyReceipt:
+        """Re-check a saved capsule against the current index and files, without any model.
+
+        Raises ValidationError (``capsule_malformed``, ``capsule_schema_unknown``,
+        ``capsule_tampered``) for anything that is not an intact capsule."""
+        from cairn.capsule.canonical import canonical_json
+        from cairn.capsule.source import CurrentDocument, current_document, index_state
+        from cairn.capsule.verify import parse_capsule, verify_capsule
+        from cairn.contracts.capsule import Fingerprints
+        from cairn.ingest.pipeline import IngestLimits, ingest_bytes, sha256_hex
+        from cairn.models.tokens import budget_token_counter
+
+        parsed = parse_capsule(capsule if isinstance(capsule, (str, bytes)) else canonical_json(capsule))
+        store = self._open_store(create=False)
+        limits = IngestLimits(
+            max_file_bytes=self.settings.index.max_file_bytes,
+            chunk_max_tokens=self.settings.index.chunk_max_tokens,
+            chunk_min_tokens=self.settings.index.chunk_min_tokens,
+            batch_files=self.settings.index.batch_files,
+        )
+
+        def normalise(path: str, data: bytes) -> tuple[str, str]:
+            doc = ingest_bytes(path, data, size=len(data), mtime_ns=0, source_hash=sha256_hex(data),
+                               limits=limits, count_tokens=estimate_tokens)
+            return doc.text, doc.text_hash
+
+        def lookup(docid: str) -> CurrentDocument | None:
+            return current_document(store, docid, document_uri, normalise)
+
+        try:
+            embedder: str | None = self._ready_embedder(store).fingerprint
+        except CairnError:
+            embedder = None
+        scope = parsed.scope.collections
+        known = {r.name for r in store.list_collections()}
+        return verify_capsule(
+            parsed, lookup,
+            index_state(store, [name for name in scope if name in known] if scope else []),
+            Fingerprints(embedder=embedder, token_counter=budget_token_counter().name),
+        )
+
+    def ask(
+        self, question: str, *, answer: bool = False, budget_tokens: int | None = 700,
+        collections: Sequence[str] = (), tags_any: Sequence[str] = (), tags_all: Sequence[str] = (),
+        since: str | None = None, until: str | None = None, graph: bool = False,
+        max_tokens: int = 160, timeout: float | None = None,
+    ) -> AskResponse:
+        """Cited evidence for ``question`` first (a closed capsule); with ``answer``, a short
+        answer from the configured generator citing evidence ids (not verified: see
+        :meth:`ask_verified`). A generator failure is reported in ``answer_error``."""
+        from cairn.answer.ask import answer_from_capsule
+        from cairn.contracts.answer import AskResponse as _Ask
+
+        capsule = self.context_build(question, budget_tokens=budget_tokens, collections=collections,
+                                     tags_any=tags_any, tags_all=tags_all, since=since, until=until,
+                                     graph=graph)
+        generated = None
+        error = None
+        hints = list(capsule.retrieval.hints)
+        if answer and not capsule.evidence:
+            error = "no evidence in scope for this question: nothing to answer from"
+        elif answer:
+            try:
+                generated = answer_from_capsule(
+                    question, capsule, self._generator(), guidance=self._guidance(capsule),
+                    max_tokens=max_tokens, timeout=timeout,
+                )
+            except CairnError as exc:
+                error = exc.message
+        return _Ask(question=question, capsule_id=capsule.capsule_id, evidence=capsule.evidence,
+                    coverage=capsule.coverage, answer=generated, answer_error=error, hints=hints)
+
+    def ask_verified(
+        self, question: str, *, budget_tokens: int | None = 700, collections: Sequence[str] = (),
+        tags_any: Sequence[str] = (), tags_all: Sequence[str] = (), since: str | None = None,
+        until: str | None = None, graph: bool = False, max_tokens: int = 160,
+        timeout: float | None = None, judge: object = None, judge_timeout: float = 20.0,
+    ) -> VerifiedAskResponse:
+        """Verified ask: build a closed capsule, draft an answer from it only, split the draft
+        into claims and verify each against the evidence (``cairn.answer.verify``). The answer
+        is returned only when every substantive claim is supported; otherwise the result
+        abstains and shows the verdicts. Fails closed on any generator/verifier problem."""
+        from cairn.answer.ask import verified_answer
+
+        capsule = self.context_build(question, budget_tokens=budget_tokens, collections=collections,
+                                     tags_any=tags_any, tags_all=tags_all, since=since, until=until,
+                                     graph=graph)
+        generator: Generator | None = None
+        error = None
+        try:
+            generator = self._generator()
+        except CairnError as exc:
+            error = exc.message
+        return verified_answer(question, capsule, generator, guidance=self._guidance(capsule),
+                               max_tokens=max_tokens, timeout=timeout, judge=judge,
+                               judge_timeout=judge_timeout, generator_error=error)
+
+    def _generator(self) -> Generator:
+        """The configured generator (``[generate]`` in config.toml; default: local SmolLM2)."""
+        if self._generator_obj is None:
+            from cairn.models.generators import create_generator
+
+            section = self.settings.raw.get("generate", {"backend": "xllamacpp"})
+            if not isinstance(section, dict):
+                raise ValidationError("config: [generate] must be a table")
+            self._generator_obj = create_generator({"backend": "xllamacpp", **section})
+        return self._generator_obj
+
+    def _guidance(self, capsule: Capsule) -> list[tuple[str, str]]:
+        """Configured guidance (collection ``context`` text) of the collections cited."""
+        used = {item.collection for item in capsule.evidence}
+        store = self._open_store(create=False)
+        return [(r.name, r.context) for r in store.list_collections() if r.name in used and r.context]
+
 
 QueryMode = Literal["fast", "default", "thorough"]
 CANDIDATES = 50
 RERANK_DEPTH = 20
 GRAPH_SEEDS = 5
+GRAPH_PER_SEED = 5
+GRAPH_MAX = 20
 DIAGNOSE_DEPTH = 1000
 _STAGE_NAMES: dict[str, c.Stage] = {"bm25": "bm25", "bm25x": "bm25", "vector": "vector", "graph": "graph", "rerank": "rerank"}
 
@@ -940,3 +1213,79 @@ def open_workspace(home: str | Path | None = None, index: str = "default", *,
     paths = resolve_paths(home, os.environ if env is None else env)
     settings = load_settings(paths.config_file)
     return Workspace(paths, settings, index)
+
+
+# --- capture helpers (issue 6) -----------------------------------------------------------
+
+CAPTURE_SUFFIXES = (".md", ".markdown", ".txt")
+
+
+def check_ref_path(path: str) -> None:
+    """Refuse a document path that could name something outside a collection's root:
+    ``..``/``.``/empty segments, absolute or home paths, backslashes, NUL, in the raw text
+    or once percent-decoded. Indexed paths never contain such segments, so nothing valid
+    is refused."""
+    for form in dict.fromkeys((path, unquote(path))):
+        if "\x00" in form or "\\" in form or form.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", form):
+            raise ValidationError(f"path {path!r} is not a relative path inside a collection")
+        if any(seg in ("", ".", "..") for seg in form.split("/")):
+            raise ValidationError(f"path {path!r} must not contain '..', '.' or empty segments")
+
+
+def _capture_path(path: str) -> str:
+    """Validate a relative capture path; add ``.md`` when it has no suffix."""
+    path = path.strip()
+    check_ref_path(path)
+    if "%" in path or any(ord(ch) < 32 for ch in path):
+        raise ValidationError(f"path {path!r} must not contain '%' or control characters")
+    if any(seg.startswith(".") for seg in path.split("/")):
+        raise ValidationError(f"path {path!r}: hidden files and folders are never indexed")
+    suffix = Path(path).suffix.lower()
+    if not suffix:
+        path += ".md"
+    elif suffix not in CAPTURE_SUFFIXES:
+        raise ValidationError(f"path {path!r}: a captured note must end in {', '.join(CAPTURE_SUFFIXES)}")
+    return path
+
+
+def _create_new_file(root: Path, candidates: Sequence[str], data: bytes) -> str | None:
+    """Write ``data`` to the first candidate path that does not exist yet; None if all do.
+
+    Folders are created as needed but never followed through a symlink, and the final
+    folder must resolve inside ``root``. The bytes go to a temporary file (``O_EXCL``,
+    fsynced) that is hard-linked to the target name: ``link`` fails rather than replace."""
+    real_root = os.path.realpath(root)
+    for rel in candidates:
+        *folders, name = rel.split("/")
+        parent = real_root
+        for folder in folders:
+            parent = os.path.join(parent, folder)
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(parent, 0o755)
+            if os.path.islink(parent) or not os.path.isdir(parent):
+                raise ValidationError(f"path {rel!r}: {folder!r} is a symlink or not a folder")
+        if os.path.commonpath([real_root, os.path.realpath(parent)]) != real_root:
+            raise ValidationError(f"path {rel!r} leaves the collection's folder")
+        target = os.path.join(parent, name)
+        if os.path.lexists(target):
+            continue
+        tmp = os.path.join(parent, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            try:
+                os.link(tmp, target)
+            except FileExistsError:
+                continue
+        finally:
+            os.unlink(tmp)
+        dir_fd = os.open(parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+        return rel
+    return None

@@ -25,20 +25,30 @@ dropped, so every non-blank body line is in exactly one chunk.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from itertools import accumulate
+from operator import attrgetter
+from typing import NamedTuple
 
 from cairn.ingest.markdown import Heading
 
 __all__ = ["Chunk", "chunk_markdown", "chunk_plain", "estimate_tokens"]
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+# Builds a Chunk from a tuple of its fields: what Chunk's own ``__new__`` does, minus a
+# Python-level call.
+_new_tuple = tuple.__new__
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """A passage: a span of whole lines with the headings that enclose it."""
+class Chunk(NamedTuple):
+    """A passage: a span of whole lines with the headings that enclose it.
+
+    A NamedTuple rather than a frozen dataclass: it is built for every passage of every
+    page, and a frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field)
+    costs several times more.
+    """
 
     start_line: int
     end_line: int
@@ -67,20 +77,22 @@ def chunk_markdown(
     ``body_start_line`` (frontmatter) are never part of a chunk.
     """
     _check_limits(max_tokens, min_tokens)
-    lines = text.split("\n")
-    first = max(body_start_line, 1) - 1
-    sizer = _Sizer(lines, count_tokens)
-    span = _trim(lines, first, len(lines))
-    if span is None:
-        return []
-    # Fast path: most notes fit in one chunk.
-    if (size := sizer.size(*span)) <= max_tokens:
-        return [sizer.chunk(span[0], span[1], _path_at(headings, span[0] + 1), size)]
+    first = body_start_line - 1 if body_start_line > 1 else 0
+    # Fast path: most notes fit in one chunk, found without splitting the text into lines.
+    whole = _whole_body(text, first, max_tokens, count_tokens)
+    if whole is not None:
+        if not whole:
+            return []
+        start_line, end_line, body, size = whole
+        return [_new_tuple(Chunk, (start_line, end_line, _path_at(headings, start_line), body, size))]
 
-    sections = _sections(headings, first, len(lines))
+    lines = text.split("\n")
+    sizer = _Sizer(text, lines, count_tokens)
+    # Without a fence marker anywhere, no line can open a code block.
+    fenced = "```" in text or "~~~" in text
     pieces: list[tuple[int, int, tuple[str, ...]]] = []
-    for start, end, path in sections:
-        for a, b in _pack(lines, start, end, sizer, max_tokens, min_tokens, fenced=True):
+    for start, end, path in _sections(headings, first, len(lines)):
+        for a, b in _pack(lines, start, end, sizer, max_tokens, min_tokens, fenced=fenced):
             pieces.append((a, b, path))
     return [sizer.chunk(a, b, p) for a, b, p in _merge_small(pieces, sizer, max_tokens, min_tokens)]
 
@@ -94,13 +106,14 @@ def chunk_plain(
 ) -> list[Chunk]:
     """Chunk plain text or code: at blank-line boundaries, then at line boundaries."""
     _check_limits(max_tokens, min_tokens)
+    whole = _whole_body(text, 0, max_tokens, count_tokens)
+    if whole is not None:
+        if not whole:
+            return []
+        start_line, end_line, body, size = whole
+        return [_new_tuple(Chunk, (start_line, end_line, (), body, size))]
     lines = text.split("\n")
-    sizer = _Sizer(lines, count_tokens)
-    span = _trim(lines, 0, len(lines))
-    if span is None:
-        return []
-    if (size := sizer.size(*span)) <= max_tokens:
-        return [sizer.chunk(span[0], span[1], (), size)]
+    sizer = _Sizer(text, lines, count_tokens)
     no_path: tuple[str, ...] = ()
     pieces = [
         (a, b, no_path)
@@ -116,36 +129,94 @@ def _check_limits(max_tokens: int, min_tokens: int) -> None:
         raise ValueError(f"min_tokens must be between 0 and max_tokens, got {min_tokens}")
 
 
-class _Sizer:
-    """Token counts of line spans ``lines[a:b]`` (0-based, end-exclusive).
+def _whole_body(
+    text: str, first: int, max_tokens: int, count_tokens: Callable[[str], int]
+) -> tuple[int, int, str, int] | tuple[()] | None:
+    """The lines from 0-based line ``first`` on as one chunk, trimmed of blank lines:
+    (start line, end line, text, tokens). ``()`` when there is no non-blank line, None
+    when the chunk would exceed ``max_tokens``.
 
-    With the default estimator the count is computed from prefix sums of line lengths
-    in O(1), which keeps packing linear; any other counter sees the real text.
+    The string equivalent of ``_trim(text.split("\\n"), first, n_lines)``: a line is
+    blank exactly when it is all whitespace, so ``lstrip``/``rstrip`` find the first and
+    last non-blank characters in C and the chunk is the whole lines around them.
+    """
+    start = 0
+    if first:  # only frontmatter makes ``first`` non-zero
+        for _ in range(first):
+            start = text.find("\n", start) + 1
+            if not start:
+                return ()  # the text has fewer lines than ``first``
+    stripped = text[start:].lstrip()
+    if not stripped:
+        return ()
+    lead = len(text) - len(stripped)  # offset of the first non-blank character
+    # a: the start of its line (rfind's -1 + 1 == 0 means "no newline": ``start``).
+    a = max(text.rfind("\n", start, lead) + 1, start) if lead > start else start
+    # b: the end of the line holding the last non-blank character.
+    b = text.find("\n", len(text.rstrip()))
+    if b == -1:
+        b = len(text)
+    if count_tokens is estimate_tokens:
+        size = (b - a + 3) // 4  # estimate_tokens(text[a:b]) without copying first
+        if size > max_tokens:
+            return None
+        body = text[a:b]
+    else:
+        body = text[a:b]
+        size = count_tokens(body)
+        if size > max_tokens:
+            return None
+    start_line = text.count("\n", 0, a) + 1 if a else 1
+    return start_line, start_line + body.count("\n"), body, size
+
+
+class _Sizer:
+    """Token counts and texts of line spans ``lines[a:b]`` (0-based, end-exclusive).
+
+    Spans are sliced from the original text by line offsets rather than re-joined from
+    ``lines``. With the default estimator ``size`` is O(1) arithmetic on those offsets,
+    which keeps packing linear; any other counter sees the real text.
     """
 
-    __slots__ = ("_count", "_lines", "_prefix")
+    __slots__ = ("_count", "_starts", "_text", "size")
 
-    def __init__(self, lines: list[str], count: Callable[[str], int]) -> None:
-        self._lines = lines
+    size: Callable[[int, int], int]
+
+    def __init__(self, text: str, lines: list[str], count: Callable[[str], int]) -> None:
+        self._text = text
         self._count = count
-        self._prefix: list[int] | None = None
+        # starts[i] is the offset of line i: the sum of len(line) + 1 (its '\n') before
+        # it. The last line has no '\n', so starts[len(lines)] == len(text) + 1.
+        starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+        self._starts = starts
+        if count is estimate_tokens:
 
-    def size(self, a: int, b: int) -> int:
-        if self._count is estimate_tokens:
-            if self._prefix is None:
-                total = 0
-                prefix = [0]
-                for line in self._lines:
-                    total += len(line) + 1
-                    prefix.append(total)
-                self._prefix = prefix
-            chars = self._prefix[b] - self._prefix[a] - 1 if b > a else 0
-            return (chars + 3) // 4
-        return self._count("\n".join(self._lines[a:b]))
+            def size(a: int, b: int) -> int:
+                # (chars + 3) // 4 with chars = starts[b] - starts[a] - 1
+                return (starts[b] - starts[a] + 2) // 4 if b > a else 0
 
-    def chunk(self, a: int, b: int, path: tuple[str, ...], size: int | None = None) -> Chunk:
-        body = "\n".join(self._lines[a:b])
-        return Chunk(a + 1, b, path, body, self._count(body) if size is None else size)
+        else:
+
+            def size(a: int, b: int) -> int:
+                return count(text[starts[a] : starts[b] - 1] if b > a else "")
+
+        # A closure, not a method: it is called once per block while packing.
+        self.size = size
+
+    def reach(self, a: int, max_tokens: int) -> int:
+        """The largest ``e`` with ``size(a, e') <= max_tokens`` for every ``a < e' <= e``.
+
+        -1 (nothing known) for a custom counter, which need not grow with the span.
+        With the estimator, ``size(a, e) <= max_tokens`` exactly when
+        ``starts[e] - starts[a] + 2 < 4 * max_tokens + 4``.
+        """
+        if self._count is not estimate_tokens:
+            return -1
+        return bisect_right(self._starts, self._starts[a] + 4 * max_tokens + 1) - 1
+
+    def chunk(self, a: int, b: int, path: tuple[str, ...]) -> Chunk:
+        body = self._text[self._starts[a] : self._starts[b] - 1]
+        return _new_tuple(Chunk, (a + 1, b, path, body, self._count(body)))
 
 
 def _trim(lines: list[str], a: int, b: int) -> tuple[int, int] | None:
@@ -159,6 +230,8 @@ def _trim(lines: list[str], a: int, b: int) -> tuple[int, int] | None:
 
 def _path_at(headings: Sequence[Heading], line: int) -> tuple[str, ...]:
     """Texts of the headings enclosing 1-based ``line`` (a heading on it included)."""
+    if len(headings) <= 1:  # most pages: no heading or just a title
+        return (headings[0].text,) if headings and headings[0].line <= line else ()
     stack: list[Heading] = []
     for h in headings:
         if h.line > line:
@@ -166,7 +239,10 @@ def _path_at(headings: Sequence[Heading], line: int) -> tuple[str, ...]:
         while stack and stack[-1].level >= h.level:
             stack.pop()
         stack.append(h)
-    return tuple(h.text for h in stack)
+    return tuple([h.text for h in stack])
+
+
+_BY_LINE = attrgetter("line")
 
 
 def _sections(
@@ -177,7 +253,7 @@ def _sections(
     stack: list[Heading] = []
     start = first
     path: tuple[str, ...] = ()
-    for h in sorted(headings, key=lambda h: h.line):
+    for h in sorted(headings, key=_BY_LINE):
         at = h.line - 1
         if at < first or at >= end:
             continue
@@ -187,9 +263,13 @@ def _sections(
         while stack and stack[-1].level >= h.level:
             stack.pop()
         stack.append(h)
-        path = tuple(x.text for x in stack)
+        path = tuple([x.text for x in stack])
     sections.append((start, end, path))
     return sections
+
+
+# A run of non-blank lines in the one-byte-per-line map built by _blocks.
+_NON_BLANK_RUN = re.compile(rb"\x01+")
 
 
 def _blocks(lines: list[str], a: int, b: int, fenced: bool) -> list[tuple[int, int, bool]]:
@@ -198,6 +278,12 @@ def _blocks(lines: list[str], a: int, b: int, fenced: bool) -> list[tuple[int, i
     A fenced code block (blank lines inside included) is one block that is not
     splittable unless it alone is too big.
     """
+    if not fenced:
+        # Blocks are the maximal runs of non-blank lines. Map each line to one byte
+        # (1 = non-blank) and let a regex find the runs: no per-line Python code.
+        nonblank = bytes(map(bool, map(str.strip, lines[a:b])))
+        runs = map(re.Match.span, _NON_BLANK_RUN.finditer(nonblank))
+        return [(a + start, a + end, True) for start, end in runs]
     blocks: list[tuple[int, int, bool]] = []
     i = a
     while i < b:
@@ -205,27 +291,26 @@ def _blocks(lines: list[str], a: int, b: int, fenced: bool) -> list[tuple[int, i
         if not line.strip():
             i += 1
             continue
-        if fenced:
-            m = _FENCE.match(line)
-            if m is not None and not (m.group(1)[0] == "`" and "`" in m.group(2)):
-                char, size = m.group(1)[0], len(m.group(1))
-                j = i + 1
-                while j < b:
-                    close = _FENCE.match(lines[j])
-                    if (
-                        close is not None
-                        and close.group(1)[0] == char
-                        and len(close.group(1)) >= size
-                        and not close.group(2).strip()
-                    ):
-                        break
-                    j += 1
-                end = min(j + 1, b)
-                blocks.append((i, end, False))
-                i = end
-                continue
+        m = _FENCE.match(line)
+        if m is not None and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+            char, size = m.group(1)[0], len(m.group(1))
+            j = i + 1
+            while j < b:
+                close = _FENCE.match(lines[j])
+                if (
+                    close is not None
+                    and close.group(1)[0] == char
+                    and len(close.group(1)) >= size
+                    and not close.group(2).strip()
+                ):
+                    break
+                j += 1
+            end = min(j + 1, b)
+            blocks.append((i, end, False))
+            i = end
+            continue
         j = i + 1
-        while j < b and lines[j].strip() and not (fenced and _FENCE.match(lines[j])):
+        while j < b and lines[j].strip() and not _FENCE.match(lines[j]):
             j += 1
         blocks.append((i, j, True))
         i = j
@@ -248,20 +333,24 @@ def _pack(
     it alone is too big, or when it is a paragraph and the current piece is still
     smaller than ``min_tokens`` (so a heading is not left alone above a long paragraph).
     """
+    size = sizer.size
     atoms = deque(_blocks(lines, a, b, fenced))
     pieces: list[tuple[int, int]] = []
     cur: list[int] | None = None
+    # Every span cur[0]:end with end <= fits_to is within max_tokens (see _Sizer.reach):
+    # an int comparison instead of a size() call for most blocks.
+    fits_to = -1
     while atoms:
         start, end, splittable = atoms.popleft()
-        if cur is not None and sizer.size(cur[0], end) <= max_tokens:
+        if cur is not None and (end <= fits_to or size(cur[0], end) <= max_tokens):
             cur[1] = end
             continue
-        too_big = end - start > 1 and sizer.size(start, end) > max_tokens
+        too_big = end - start > 1 and size(start, end) > max_tokens
         fill = (
             cur is not None
             and splittable
             and end - start > 1
-            and sizer.size(cur[0], cur[1]) < min_tokens
+            and size(cur[0], cur[1]) < min_tokens
         )
         if too_big or fill:
             atoms.extendleft((i, i + 1, True) for i in range(end - 1, start - 1, -1))
@@ -269,6 +358,7 @@ def _pack(
         if cur is not None:
             pieces.append((cur[0], cur[1]))
         cur = [start, end]
+        fits_to = sizer.reach(start, max_tokens)
     if cur is not None:
         pieces.append((cur[0], cur[1]))
     # Lines of a split code block may be blank: trim every piece.
@@ -282,17 +372,18 @@ def _merge_small(
     min_tokens: int,
 ) -> list[tuple[int, int, tuple[str, ...]]]:
     """Merge a piece under ``min_tokens`` into the next one when the result fits."""
+    size = sizer.size
     out: list[tuple[int, int, tuple[str, ...]]] = []
     for a, b, path in pieces:
         if out:
             pa, pb, ppath = out[-1]
-            if sizer.size(pa, pb) < min_tokens and sizer.size(pa, b) <= max_tokens:
+            if size(pa, pb) < min_tokens and size(pa, b) <= max_tokens:
                 out[-1] = (pa, b, ppath)
                 continue
         out.append((a, b, path))
     if len(out) >= 2:
         # A small last piece has no next one: merge it backwards instead.
         (pa, _, ppath), (la, lb, _) = out[-2], out[-1]
-        if sizer.size(la, lb) < min_tokens and sizer.size(pa, lb) <= max_tokens:
+        if size(la, lb) < min_tokens and size(pa, lb) <= max_tokens:
             out[-2:] = [(pa, lb, ppath)]
     return out

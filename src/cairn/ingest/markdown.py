@@ -18,8 +18,7 @@ import datetime as dt
 import math
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import yaml
 
@@ -39,8 +38,12 @@ _MAX_FRONTMATTER_NODES = 20_000
 _MAX_FRONTMATTER_DEPTH = 50
 
 
-@dataclass(frozen=True, slots=True)
-class Heading:
+# The result types are NamedTuples rather than frozen dataclasses: they are built for
+# every page, heading and link, and a frozen dataclass's ``__init__`` (one
+# ``object.__setattr__`` per field) costs several times more than building a tuple.
+
+
+class Heading(NamedTuple):
     """A heading: ATX (``## Text``) or setext (text underlined with ``===``/``---``)."""
 
     level: int
@@ -48,8 +51,7 @@ class Heading:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(NamedTuple):
     """A wiki link, Markdown link/image or autolink, with its exact source position.
 
     ``target`` is the raw target without anchor or alias (``""`` for a same-note
@@ -67,8 +69,7 @@ class Link:
     raw: str
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedMarkdown:
+class ParsedMarkdown(NamedTuple):
     """Everything :func:`parse_markdown` extracts from one note."""
 
     frontmatter: dict[str, Any]
@@ -89,7 +90,9 @@ class ParsedMarkdown:
 # '\n', so line-anchored patterns begin with a literal '\n' instead of ``^`` under
 # re.MULTILINE, which lets the regex engine skip ahead with a fast literal search
 # (about 5x faster). Patterns use possessive quantifiers so no input can backtrack
-# catastrophically.
+# catastrophically. None can match the empty string, so scans are written as loops of
+# ``pattern.search(text, pos)`` from the previous match's end: the same matches as
+# ``finditer``, without its per-call scanner set-up, which dominates on short pages.
 
 _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 # A code span: a maximal backtick run (not escaped), content that does not cross a
@@ -123,6 +126,10 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,31}:")
 _TAG = re.compile(r"#(?<![^\s(\[{]#)([\w/-]*[^\W\d][\w/-]*)")
 _TAG_SPLIT = re.compile(r"[,\s]+")
 _NOT_NEWLINE = re.compile(r"[^\n]")
+
+# Builds a result NamedTuple from a tuple of its fields: what the NamedTuple's own
+# ``__new__`` does, minus a Python-level call (this runs per page, heading and link).
+_new_tuple = tuple.__new__
 
 _DATE_FORMATS = ("%Y/%m/%d", "%Y.%m.%d", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y")
 
@@ -158,12 +165,15 @@ def parse_markdown(text: str) -> ParsedMarkdown:
 
     title = _scalar_text(raw_meta.get("title")) if raw_meta else None
     if title is None:
-        title = next((h.text for h in headings if h.level == 1 and h.text), None)
+        for h in headings:
+            if h.level == 1 and h.text:
+                title = h.text
+                break
     if not raw_meta:  # the common case: no frontmatter, nothing more to read
-        return ParsedMarkdown(
+        return _new_tuple(ParsedMarkdown, (
             {}, error, body_start_line, title, _dedupe(inline_tags), (), None, None,
             tuple(headings), tuple(links),
-        )
+        ))
     tags = _dedupe(
         [*_meta_tags(raw_meta.get("tags")), *_meta_tags(raw_meta.get("tag")), *inline_tags]
     )
@@ -345,7 +355,7 @@ def _meta_author(value: Any) -> str | None:
 
 
 def _dedupe(items: list[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(items))
+    return tuple(dict.fromkeys(items)) if items else ()
 
 
 # --- code masking ------------------------------------------------------------------
@@ -369,8 +379,13 @@ class _CodeSpans:
         self._ends: list[int] = []
 
     def contains(self, pos: int) -> bool:
+        masked = self._masked
+        # A span holding ``pos`` closes with a backtick at or after ``pos`` in the same
+        # paragraph. Usually there is none, and two finds skip the paragraph scan.
+        tick = masked.find("`", pos)
+        if tick == -1 or masked.find("\n\n", pos, tick) != -1:
+            return False
         if not self._para_start <= pos < self._para_end:
-            masked = self._masked
             # A whitespace-only line also ends a paragraph; missing it only widens it.
             para_start = max(masked.rfind("\n\n", self._start, pos), self._start)
             para_end = masked.find("\n\n", pos)
@@ -420,35 +435,6 @@ def _mask_fences(src: str, start: int) -> str:
     return "".join(parts)
 
 
-# --- positions ---------------------------------------------------------------------
-
-
-class _Lines:
-    """Offset in ``"\n" + text`` -> 1-based (line, column), for increasing offsets.
-
-    Counting newlines incrementally with ``str.count`` keeps each scan linear without
-    building a table of every line start.
-    """
-
-    __slots__ = ("_line", "_line_start", "_pos", "_src")
-
-    def __init__(self, src: str) -> None:
-        self._src = src
-        self._pos = 0
-        self._line = 0
-        self._line_start = 0
-
-    def locate(self, pos: int) -> tuple[int, int]:
-        if pos < self._pos:  # a caller went backwards; recount from the start
-            self._pos = self._line = self._line_start = 0
-        newlines = self._src.count("\n", self._pos, pos)
-        if newlines:
-            self._line += newlines
-            self._line_start = self._src.rfind("\n", self._pos, pos) + 1
-        self._pos = pos
-        return self._line, pos - self._line_start + 1
-
-
 # --- headings ----------------------------------------------------------------------
 
 
@@ -460,16 +446,21 @@ def _headings(src: str, masked: str, start: int) -> list[Heading]:
     # Index of the '\n' before the earliest line a setext paragraph may use: the body's
     # first line, or the line after the previous heading.
     floor = start
-    for m in _HEADING_LINE.finditer(masked, start):
-        if m.group(1) is not None:
-            line += src.count("\n", last, m.end(1))
-            last = m.end(1)
-            # Slice the original: an inline code span in a heading is heading text.
-            content = src[m.start(2) : m.end(2)].strip()
+    search = _HEADING_LINE.search
+    pos = start
+    while (m := search(masked, pos)) is not None:
+        pos = m.end()
+        hashes, content = m.group(1, 2)
+        if hashes is not None:
+            line_start = m.start() + 1
+            line += src.count("\n", last, line_start)
+            last = line_start
+            # Masking blanks whole lines, so a heading line is the same in ``src``.
+            content = content.strip()
             if content.endswith("#"):
                 content = _ATX_CLOSING.sub("", content).strip()
-            headings.append(Heading(len(m.group(1)), content, line))
-            floor = m.end()
+            headings.append(_new_tuple(Heading, (len(hashes), content, line)))
+            floor = pos
             continue
         para_nl = _setext_paragraph(masked, m.start(), floor)
         if para_nl is None:
@@ -478,7 +469,7 @@ def _headings(src: str, masked: str, start: int) -> list[Heading]:
         last = para_nl + 1
         text = " ".join(part.strip() for part in src[para_nl + 1 : m.start()].split("\n"))
         headings.append(Heading(1 if m.group(3)[0] == "=" else 2, text, line))
-        floor = m.end()
+        floor = pos
     return headings
 
 
@@ -520,13 +511,19 @@ def _links(
     found: list[_Found] = []
     if "[" in masked:
         if "[[" in masked:
-            for m in _WIKI_LINK.finditer(masked, start):
-                _add_wiki_link(found, src, m.start(), m.end(), m.group(1))
+            search = _WIKI_LINK.search
+            pos = start
+            while (m := search(masked, pos)) is not None:
+                a, pos = m.span()
+                _add_wiki_link(found, src, a, pos, m.group(1))
         _find_markdown_links(found, src, masked, start, len(masked))
     if "<" in masked:
-        for m in _AUTOLINK.finditer(masked, start):
-            if src[m.start() - 1] != "\\":
-                found.append((m.start(), m.end(), "markdown", m.group(1), None, None, False))
+        search = _AUTOLINK.search
+        pos = start
+        while (m := search(masked, pos)) is not None:
+            a, pos = m.span()
+            if src[a - 1] != "\\":
+                found.append((a, pos, "markdown", m.group(1), None, None, False))
     if not found:
         return [], []
     # Wiki links win ties ('[[a]](b)' is a wiki link then text); a link overlapping an
@@ -535,7 +532,9 @@ def _links(
         found.sort(key=lambda item: (item[0], -item[1]))
     links: list[Link] = []
     spans: list[tuple[int, int]] = []
-    lines = _Lines(src)
+    # Line and column of each link, counted incrementally (links are in order). ``nl`` is
+    # the '\n' before the current line; src[0] is the sentinel '\n', so line >= 1.
+    line = nl = counted = 0
     end = -1
     for a, b, kind, target, anchor, alias, embed in found:
         if code.contains(a + embed):
@@ -546,16 +545,24 @@ def _links(
         else:
             spans.append((a, b))
             end = b
-        line, column = lines.locate(a)
-        links.append(Link(kind, target, anchor, alias, embed, line, column, src[a:b]))
+        newlines = src.count("\n", counted, a)
+        if newlines:
+            line += newlines
+            nl = src.rfind("\n", counted, a)
+        counted = a
+        links.append(
+            _new_tuple(Link, (kind, target, anchor, alias, embed, line, a - nl, src[a:b]))
+        )
     return links, spans
 
 
 def _find_markdown_links(
     found: list[_Found], src: str, masked: str, start: int, end: int
 ) -> None:
-    for m in _MARKDOWN_LINK.finditer(masked, start, end):
-        a = m.start()
+    search = _MARKDOWN_LINK.search
+    pos = start
+    while (m := search(masked, pos, end)) is not None:
+        a, pos = m.span()
         if src[a - 1] == "\\":
             continue  # '\[x](y)' is literal text
         embed = src[a - 1] == "!" and src[a - 2] != "\\"
@@ -600,10 +607,15 @@ def _inline_tags(
     """Inline ``#tags`` outside code and links, lowercased, trailing '/' dropped."""
     if "#" not in masked:
         return []
-    starts = [a for a, _ in link_spans]
+    starts: list[int] | None = None  # built on the first candidate: most pages have none
     tags: list[str] = []
-    for m in _TAG.finditer(masked, start):
-        if starts:
+    search = _TAG.search
+    pos = start
+    while (m := search(masked, pos)) is not None:
+        pos = m.end()
+        if link_spans:
+            if starts is None:
+                starts = [a for a, _ in link_spans]
             i = bisect_right(starts, m.start()) - 1
             if i >= 0 and m.start() < link_spans[i][1]:
                 continue  # '[[#Heading]]' or '[x](#sec)' is an anchor, not a tag

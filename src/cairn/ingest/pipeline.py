@@ -13,6 +13,7 @@ import multiprocessing as mp
 import os
 import sys
 import time
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -22,6 +23,7 @@ from typing import Any
 
 from cairn.errors import IngestError
 from cairn.ingest.chunker import chunk_markdown, chunk_plain
+from cairn.ingest.converters import Converter, convert_bytes, converter_for
 from cairn.ingest.markdown import parse_markdown
 from cairn.ingest.text import decode_bytes, normalise_text
 from cairn.ingest.walker import FoundFile, walk_collection
@@ -38,6 +40,7 @@ from cairn.store.sqlite import SQLiteStore
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".rst", ".org", ".adoc"})
 CONVERTER_VERSION = "1"
+_TEXT_KINDS = frozenset({"markdown", "text", "code"})
 #: A batch is written once it holds this many bytes of source, whatever its file count.
 BATCH_BYTES = 32 * 1024 * 1024
 
@@ -83,12 +86,22 @@ def make_docid(collection: str, path: str, taken: Callable[[str], bool]) -> str:
 
 
 def document_kind(path: str) -> str:
+    """``markdown``, ``text``, a converter's id (``pdf``, ``docx``...) or ``code``."""
     suffix = os.path.splitext(path)[1].lower()
     if suffix in MARKDOWN_SUFFIXES:
         return "markdown"
     if suffix in TEXT_SUFFIXES:
         return "text"
+    converter = converter_for(path)
+    if converter is not None:
+        return converter.id
     return "code"
+
+
+def size_limit(path: str, limits: IngestLimits) -> int:
+    """The largest file accepted at ``path``: its converter's limit, else ``max_file_bytes``."""
+    converter = converter_for(path)
+    return converter.limits.max_bytes if converter is not None else limits.max_file_bytes
 
 
 def file_title(path: str) -> str:
@@ -100,10 +113,17 @@ def ingest_bytes(
     limits: IngestLimits, count_tokens: TokenCounter,
 ) -> DocumentWrite:
     """Turn one file's bytes into a :class:`DocumentWrite` (pure apart from the clock-free inputs)."""
+    kind = document_kind(path)
+    if kind not in _TEXT_KINDS:
+        converter = converter_for(path)
+        if converter is not None:
+            return ingest_converted(
+                converter, path, data, size=size, mtime_ns=mtime_ns, source_hash=source_hash,
+                limits=limits, count_tokens=count_tokens,
+            )
     raw, encoding = decode_bytes(data)
     text = normalise_text(raw)
     text_hash = sha256_hex(text.encode("utf-8"))
-    kind = document_kind(path)
     metadata: dict[str, Any] = {}
     tags: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
@@ -152,6 +172,55 @@ def ingest_bytes(
     )
 
 
+def ingest_converted(
+    converter: Converter, path: str, data: bytes, *, size: int, mtime_ns: int, source_hash: str,
+    limits: IngestLimits, count_tokens: TokenCounter,
+) -> DocumentWrite:
+    """Convert an office/PDF/HTML/... file, then index its text as Markdown.
+
+    Each passage carries the page (slide, sheet) its first line is on. A failed
+    conversion raises :class:`IngestError`: nothing of the file is written.
+    """
+    converted = convert_bytes(converter, data, path)
+    text = normalise_text(converted.text)
+    parsed = parse_markdown(text)
+    chunks = chunk_markdown(
+        text, parsed.headings, body_start_line=parsed.body_start_line,
+        max_tokens=limits.chunk_max_tokens, min_tokens=limits.chunk_min_tokens,
+        count_tokens=count_tokens,
+    )
+    starts = [line for line, _ in converted.pages]
+    numbers = [number for _, number in converted.pages]
+
+    def page_of(line: int) -> int | None:
+        i = bisect_right(starts, line)
+        return numbers[i - 1] if i else None
+
+    passages = tuple(
+        PassageRow(
+            seq=i, start_line=c.start_line, end_line=c.end_line, heading_path=c.heading_path,
+            text=c.text, passage_hash=sha256_hex(c.text.encode("utf-8")), token_count=c.token_count,
+            cjk_text=cjk_bigrams(c.text) if has_cjk(c.text) else "", page=page_of(c.start_line),
+        )
+        for i, c in enumerate(chunks)
+    )
+    metadata: dict[str, Any] = dict(converted.metadata)
+    return DocumentWrite(
+        path=path, title=converted.title or parsed.title or file_title(path), kind=converter.id,
+        converter=converter.id, converter_version=converter.version, size=size, mtime_ns=mtime_ns,
+        source_hash=source_hash, text_hash=sha256_hex(text.encode("utf-8")), encoding="utf-8",
+        text=text, line_count=text.count("\n") + (0 if text.endswith("\n") or not text else 1),
+        metadata=metadata, tags=(), aliases=(), author=None,
+        doc_date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime_ns // 1_000_000_000)),
+        headings=tuple((h.level, h.text, h.line) for h in parsed.headings),
+        links=tuple(
+            LinkRow(ln.kind, ln.target, ln.anchor, ln.alias, ln.embed, ln.line, ln.column, ln.raw)
+            for ln in parsed.links
+        ),
+        passages=passages,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Prepared:
     """A candidate file after reading, hashing and (when its content is new) ingesting."""
@@ -168,16 +237,17 @@ def prepare_file(
 ) -> Prepared:
     """Read and hash one file; ingest it unless its bytes are known (unchanged or renamed)."""
     try:
-        if found.size > limits.max_file_bytes:
+        max_bytes = size_limit(found.path, limits)
+        if found.size > max_bytes:
             raise IngestError(
-                f"file is {found.size} bytes, over the {limits.max_file_bytes}-byte limit", code="too_large"
+                f"file is {found.size} bytes, over the {max_bytes}-byte limit", code="too_large"
             )
         try:
             with open(found.abs_path, "rb") as handle:
-                data = handle.read(limits.max_file_bytes + 1)
+                data = handle.read(max_bytes + 1)
         except OSError as exc:
             raise IngestError(f"cannot read file: {exc.strerror or exc}", code="unreadable") from exc
-        if len(data) > limits.max_file_bytes:
+        if len(data) > max_bytes:
             raise IngestError("file grew over the size limit while reading", code="too_large")
         source_hash = sha256_hex(data)
         if source_hash == known_hash or (known_hash is None and source_hash in vanished):

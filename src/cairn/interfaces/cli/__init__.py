@@ -530,4 +530,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 # --- link graph and tags (issue 4) ------------------------------------------------------
+# (capsule_commands: context build/verify and ask, issue 5)
+from cairn.interfaces.cli import capsule_commands as _capsule_commands  # noqa: E402,F401
 from cairn.interfaces.cli import graph_commands as _graph_commands  # noqa: E402,F401
+from cairn.interfaces.cli import serve_commands as _serve_commands  # noqa: E402,F401

@@ -1,0 +1,309 @@
+"""Building a Context Capsule: facets of the goal, evidence selection under a budget, and
+assembly into canonical, self-identifying JSON.
+
+Pure functions over plain data: the Workspace fetches candidate passages and passes
+them in, with callbacks for what needs the index (why a facet found nothing).
+
+Selection is greedy and deterministic. At each step the best remaining candidate is the
+best-ranked one that mentions a facet no selected passage covers yet; when none does, the
+best-ranked one. A candidate is then omitted, with a reason, when it repeats a selected
+passage's text (``duplicate``), overlaps a selected span of its document (``overlap``),
+would push its document over its share of the token budget (``document_cap``; a
+document's first passage is exempt), or does not fit the tokens or bytes left
+(``budget_tokens`` / ``budget_bytes``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from cairn.capsule.canonical import ID_LENGTH, canonical_json, capsule_digest, evidence_id
+from cairn.contracts.capsule import (
+    Capsule,
+    CapsuleScope,
+    EvidenceItem,
+    FacetCoverage,
+    Fingerprints,
+    GapReason,
+    IndexState,
+    Omission,
+    OmissionReason,
+    RetrievalSettings,
+)
+from cairn.errors import ValidationError
+from cairn.retrieval.query import STOPWORDS, has_cjk
+
+__all__ = [
+    "Candidate", "Facet", "Selection", "assemble_capsule", "build_capsule", "goal_facets",
+    "select_evidence",
+]
+
+#: At most this many facets are tracked; a pasted paragraph as a goal keeps its first ones.
+MAX_FACETS = 12
+#: Words that carry no topic in a request ("explain how to ..."), beyond the stopwords.
+_REQUEST_WORDS = frozenset((
+    "also", "describe", "details", "difference", "does", "explain", "find", "get", "give",
+    "know", "like", "list", "make", "need", "often", "please", "show", "summarise", "summarize", "tell",
+    "use", "used", "uses", "using", "want", "way", "ways", "vs", "versus",
+))
+_PHRASE = re.compile(r'"([^"]+)"')
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _stem(word: str) -> str:
+    """A deliberately small English suffix stripper: enough to match plural/verb forms."""
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("es", ""), ("ed", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: len(word) - len(suffix)] + repl
+    return word
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+@dataclass(frozen=True, slots=True)
+class Facet:
+    """One aspect of the goal that evidence should cover: a quoted phrase or a key term."""
+
+    text: str
+    kind: Literal["phrase", "term"]
+
+    def matches(self, text: str, stems: frozenset[str]) -> bool:
+        """Whether ``text`` (with its word ``stems``) mentions this facet."""
+        if self.kind == "phrase" or has_cjk(self.text):
+            return self.text in " ".join(text.lower().split())
+        return _stem(self.text) in stems
+
+
+def goal_facets(goal: str) -> list[Facet]:
+    """Split a goal into facets: its quoted phrases, then its key terms (words that are
+    not stopwords or request words, at least 3 characters or containing a digit), in
+    order of appearance, without repeats, at most :data:`MAX_FACETS`."""
+    facets: list[Facet] = []
+    seen: set[str] = set()
+    for phrase in _PHRASE.findall(goal):
+        text = " ".join(phrase.lower().split())
+        if text and text not in seen:
+            seen.add(text)
+            facets.append(Facet(text, "phrase"))
+    rest = _PHRASE.sub(" ", goal)
+    stems_seen: set[str] = set()
+    for word in _words(rest):
+        if word in STOPWORDS or word in _REQUEST_WORDS:
+            continue
+        if len(word) < 3 and not any(ch.isdigit() for ch in word) and not has_cjk(word):
+            continue
+        stem = _stem(word)
+        if word in seen or stem in stems_seen:
+            continue
+        seen.add(word)
+        stems_seen.add(stem)
+        facets.append(Facet(word, "term"))
+    return facets[:MAX_FACETS]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A retrieved passage with everything evidence needs, in retrieval rank order."""
+
+    uri: str
+    docid: str
+    collection: str
+    path: str
+    title: str
+    start_line: int
+    end_line: int
+    heading: tuple[str, ...]
+    text: str
+    source_hash: str
+    text_hash: str
+    passage_hash: str
+    tokens: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Selected candidates (in selection order) and omitted ones with their reason."""
+
+    selected: tuple[Candidate, ...]
+    omitted: tuple[tuple[Candidate, OmissionReason], ...]
+
+
+def _facet_hits(candidates: Sequence[Candidate], facets: Sequence[Facet]) -> list[frozenset[int]]:
+    hits = []
+    for cand in candidates:
+        stems = frozenset(_stem(w) for w in _words(cand.text))
+        hits.append(frozenset(i for i, f in enumerate(facets) if f.matches(cand.text, stems)))
+    return hits
+
+
+def select_evidence(
+    candidates: Sequence[Candidate], facets: Sequence[Facet], *, budget_tokens: int | None,
+    max_document_share: float, fits_bytes: Callable[[Sequence[Candidate]], bool] | None = None,
+) -> Selection:
+    """Choose evidence from ranked ``candidates`` (see the module docstring)."""
+    hits = _facet_hits(candidates, facets)
+    remaining = list(range(len(candidates)))
+    covered: set[int] = set()
+    selected: list[int] = []
+    omitted: list[tuple[int, OmissionReason]] = []
+    used = 0
+    per_doc: Counter[str] = Counter()
+    doc_cap = None if budget_tokens is None else max(1, int(budget_tokens * max_document_share))
+    while remaining:
+        pick = next((i for i in remaining if hits[i] - covered), remaining[0])
+        remaining.remove(pick)
+        cand = candidates[pick]
+        reason: OmissionReason | None = None
+        if any(candidates[s].passage_hash == cand.passage_hash for s in selected):
+            reason = "duplicate"
+        elif any(candidates[s].docid == cand.docid and candidates[s].start_line <= cand.end_line
+                 and cand.start_line <= candidates[s].end_line for s in selected):
+            reason = "overlap"
+        elif doc_cap is not None and per_doc[cand.docid] and per_doc[cand.docid] + cand.tokens > doc_cap:
+            reason = "document_cap"
+        elif budget_tokens is not None and used + cand.tokens > budget_tokens:
+            reason = "budget_tokens"
+        elif fits_bytes is not None and not fits_bytes([candidates[s] for s in [*selected, pick]]):
+            reason = "budget_bytes"
+        if reason is not None:
+            omitted.append((pick, reason))
+            continue
+        selected.append(pick)
+        covered |= hits[pick]
+        used += cand.tokens
+        per_doc[cand.docid] += cand.tokens
+    return Selection(
+        selected=tuple(candidates[i] for i in selected),
+        omitted=tuple((candidates[i], r) for i, r in omitted),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CapsuleRequest:
+    """Everything about a capsule that does not depend on which evidence is selected."""
+
+    goal: str
+    scope: CapsuleScope
+    retrieval: RetrievalSettings
+    fingerprints: Fingerprints
+    index: IndexState
+    budget_tokens: int | None
+    budget_bytes: int | None
+
+
+#: Why a facet that no candidate mentions found nothing (answered from the index).
+GapProbe = Callable[[Facet], GapReason]
+
+
+def assemble_capsule(
+    request: CapsuleRequest, facets: Sequence[Facet], selection: Selection, gap_probe: GapProbe,
+) -> Capsule:
+    """The capsule for a selection: evidence items, coverage with gaps, omission counts,
+    budget, and ``capsule_id``. ``budget.bytes_used`` is the exact length of the returned
+    capsule's canonical JSON."""
+    selected_hits = _facet_hits(selection.selected, facets)
+    omitted_hits = _facet_hits([c for c, _ in selection.omitted], facets)
+    evidence = []
+    for n, (cand, hit) in enumerate(zip(selection.selected, selected_hits, strict=True), 1):
+        evidence.append(EvidenceItem(
+            id=evidence_id(cand.uri, cand.docid, cand.start_line, cand.end_line, cand.text_hash,
+                           cand.passage_hash),
+            ref=f"E{n}", uri=cand.uri, docid=cand.docid, collection=cand.collection, path=cand.path,
+            title=cand.title, start_line=cand.start_line, end_line=cand.end_line,
+            heading=list(cand.heading), text=cand.text, source_hash=cand.source_hash,
+            text_hash=cand.text_hash, passage_hash=cand.passage_hash, tokens=cand.tokens,
+            score=round(cand.score, 6), facets=[facets[i].text for i in sorted(hit)],
+        ))
+    coverage = []
+    for i, facet in enumerate(facets):
+        refs = [item.ref for item, hit in zip(evidence, selected_hits, strict=True) if i in hit]
+        gap: GapReason | None = None
+        if not refs:
+            reasons = {r for (_, r), hit in zip(selection.omitted, omitted_hits, strict=True) if i in hit}
+            if "document_cap" in reasons:
+                gap = "document_cap"
+            elif reasons:
+                gap = "budget_exhausted"
+            else:
+                gap = gap_probe(facet)
+        coverage.append(FacetCoverage(facet=facet.text, kind=facet.kind, covered=bool(refs),
+                                      evidence=refs, gap_reason=gap))
+    counts = Counter(r for _, r in selection.omitted)
+    omissions = [Omission(reason=r, count=counts[r]) for r in sorted(counts)]
+    budget: dict[str, int | None] = {
+        "tokens_requested": request.budget_tokens,
+        "tokens_used": sum(item.tokens for item in evidence),
+        "bytes_requested": request.budget_bytes,
+        "bytes_used": 0,
+    }
+    draft: dict[str, Any] = {
+        "schema_version": "cairn.capsule/1",
+        "capsule_id": "0" * ID_LENGTH,
+        "goal": request.goal,
+        "scope": request.scope.model_dump(mode="json"),
+        "retrieval": request.retrieval.model_dump(mode="json"),
+        "fingerprints": request.fingerprints.model_dump(mode="json"),
+        "index": request.index.model_dump(mode="json"),
+        "budget": budget,
+        "evidence": [item.model_dump(mode="json") for item in evidence],
+        "coverage": [c.model_dump(mode="json") for c in coverage],
+        "omissions": [o.model_dump(mode="json") for o in omissions],
+    }
+    # bytes_used is part of what it measures: iterate to the fixed point (the length of
+    # its own digits changes at most a couple of times).
+    size = 0
+    for _ in range(10):
+        budget["bytes_used"] = size
+        measured = len(canonical_json(draft))
+        if measured == size:
+            break
+        size = measured
+    draft["capsule_id"] = capsule_digest(draft)
+    return Capsule.model_validate(draft)
+
+
+def build_capsule(
+    request: CapsuleRequest, candidates: Sequence[Candidate], gap_probe: GapProbe,
+) -> Capsule:
+    """Select evidence for ``request`` from ranked ``candidates`` and assemble the capsule.
+
+    Raises :class:`ValidationError` when ``budget_bytes`` is smaller than the capsule
+    with no evidence at all."""
+    facets = goal_facets(request.goal)
+
+    def no_gap_probe(_: Facet) -> GapReason:
+        return "no_match"
+
+    fits = None
+    if request.budget_bytes is not None:
+        limit = request.budget_bytes
+
+        def fits(chosen: Sequence[Candidate]) -> bool:
+            trial = assemble_capsule(request, facets, Selection(tuple(chosen), ()), no_gap_probe)
+            # Room for the omission counts and gap reasons added at the end.
+            return trial.budget.bytes_used + 160 + 24 * len(facets) <= limit
+
+    selection = select_evidence(
+        candidates, facets, budget_tokens=request.budget_tokens,
+        max_document_share=request.retrieval.max_document_share, fits_bytes=fits,
+    )
+    capsule = assemble_capsule(request, facets, selection, gap_probe)
+    # The estimate above is conservative; if a capsule still ends up too large, drop the
+    # last-selected evidence until it fits.
+    while request.budget_bytes is not None and capsule.budget.bytes_used > request.budget_bytes:
+        if not selection.selected:
+            raise ValidationError(
+                f"--budget-bytes {request.budget_bytes} is too small: this capsule needs "
+                f"{capsule.budget.bytes_used} bytes without any evidence"
+            )
+        selection = Selection(selection.selected[:-1],
+                              (*selection.omitted, (selection.selected[-1], "budget_bytes")))
+        capsule = assemble_capsule(request, facets, selection, gap_probe)
+    return capsule

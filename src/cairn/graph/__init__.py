@@ -1,0 +1,1 @@
+"""The link graph: resolution of stored links, traversal, paths, backlinks; and tags."""
