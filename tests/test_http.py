@@ -34,7 +34,8 @@ def test_reads_health_openapi_and_json_errors(home: Path) -> None:
             ("POST", "/v1/search", {"query": "x", "limit": 0}, 422, "invalid_input"),
             ("POST", "/v1/search", {"query": "x", "bogus": 1}, 422, "invalid_input"),
             ("POST", "/v1/search", None, 422, "invalid_input"),
-            ("POST", "/v1/search", {"query": "x", "since": "yesterday"}, 400, "invalid_input"),
+            ("POST", "/v1/search", {"query": "x", "since": "yesterday"}, 422, "invalid_input"),
+            ("POST", "/v1/search", {"query": "x", "since": "2024-13-45"}, 400, "invalid_input"),
             ("GET", "/v1/nothing-here", None, 404, "not_found"),
             ("GET", "/v1/search", None, 405, "method_not_allowed"),
             ("POST", "/v1/capture", CAPTURE, 404, "not_found"),  # writes are off
@@ -43,6 +44,7 @@ def test_reads_health_openapi_and_json_errors(home: Path) -> None:
             assert response.status_code == status, (path, body, response.text)
             assert response.headers["content-type"].startswith("application/json")
             assert response.json()["error"]["code"] == code, (path, body)
+        assert set(httpx.request("OPTIONS", f"{url}/v1/status").headers["allow"].split(", ")) == {"GET", "POST"}
         bad_json = httpx.post(f"{url}/v1/search", content=b"{not json", headers={"content-type": "application/json"})
         assert bad_json.status_code == 422 and bad_json.json()["error"]["code"] == "invalid_input"
 

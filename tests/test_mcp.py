@@ -34,7 +34,7 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_operation_table_matches_the_workspace() -> None:
     """Which entries exist, and each plain entry's inputs are its method's keyword arguments."""
     available = {op.name for op in available_operations(write=True)}
-    assert READ_TOOLS | WRITE_TOOLS <= available
+    assert available >= READ_TOOLS | WRITE_TOOLS
     assert available - READ_TOOLS - WRITE_TOOLS <= PLANNED  # planned ones appear as they land
     assert len({op.name for op in OPERATIONS}) == len(OPERATIONS)
     assert len({op.route for op in OPERATIONS}) == len(OPERATIONS)
@@ -86,7 +86,7 @@ def test_tools_list_wire_snapshot(home: Path) -> None:
 def test_annotations_schemas_and_read_only_default(home: Path) -> None:
     _, tools, instructions = _wire_session(home)
     names = {t["name"] for t in tools}
-    assert READ_TOOLS <= names and not names & WRITE_TOOLS
+    assert names >= READ_TOOLS and not names & WRITE_TOOLS
     for tool in tools:
         hints = tool["annotations"]
         assert set(hints) >= {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
@@ -118,7 +118,7 @@ def test_write_tools_only_with_enable_write(home: Path, tmp_path: Path) -> None:
 
     async def write(client: Any) -> Any:
         names = {t.name for t in (await client.list_tools()).tools}
-        assert WRITE_TOOLS <= names
+        assert names >= WRITE_TOOLS
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert tools["capture"].annotations.read_only_hint is False
         assert tools["capture"].annotations.destructive_hint is False

@@ -364,3 +364,9 @@ def test_query_graph_adds_one_hop_of_linked_documents(ws: Any, notes: Path) -> N
     # filters still apply to graph-expanded documents
     filtered = ws.query("zstd", graph=True, tags_any=["projects"])
     assert {r.uri for r in filtered.results} == {"cairn://notes/projects/atlas.md"}
+
+
+def test_add_collection_refuses_unusable_paths(ws: Any) -> None:
+    for bad in ("x" * 300, "/tmp/" + "y" * 300 + "/z", "bad\x00name"):
+        with pytest.raises(ValidationError):
+            ws.add_collection(bad)

@@ -7,7 +7,6 @@ resolved values as arguments.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +89,8 @@ def load_settings(config_file: Path) -> Settings:
     """Read ``config.toml`` if present; unknown keys are kept in ``raw`` for later stages."""
     if not config_file.is_file():
         return Settings()
+    import tomllib  # only when there is a config file
+
     try:
         raw = tomllib.loads(config_file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -31,8 +31,6 @@ from cairn.config import (
     load_settings,
     resolve_paths,
 )
-from cairn.contracts import graph as cg
-from cairn.contracts.capture import CaptureResult
 from cairn.errors import (
     BusyError,
     CairnError,
@@ -41,33 +39,23 @@ from cairn.errors import (
     NotFoundError,
     ValidationError,
 )
-from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
-from cairn.graph.resolve import Note
-from cairn.graph.service import GraphService
-from cairn.graph.traverse import Direction
-from cairn.ingest.chunker import estimate_tokens
-from cairn.ingest.pipeline import Indexer, IngestLimits, Progress
 from cairn.retrieval.bm25 import bm25_search, make_snippet, term_finder
-from cairn.retrieval.hybrid import (
-    FUSION_VERSION,
-    FeedbackExpander,
-    Fused,
-    HTTPReranker,
-    Reranker,
-    StageRank,
-    fuse,
-    strong_signal,
-)
 from cairn.retrieval.query import compile_query
-from cairn.retrieval.vector import load_matrix, nearest, vector_search
 from cairn.store.records import CollectionRecord, DocumentRecord, PassageHit, SearchFilter
 from cairn.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
+    from cairn.contracts import graph as cg
     from cairn.contracts.answer import AskResponse, VerifiedAskResponse
     from cairn.contracts.capsule import Capsule, VerifyReceipt
+    from cairn.contracts.capture import CaptureResult
+    from cairn.graph.resolve import Note
+    from cairn.graph.service import GraphService
+    from cairn.graph.traverse import Direction
+    from cairn.ingest.pipeline import Progress
     from cairn.models.embedders import Embedder
     from cairn.models.generators import Generator
+    from cairn.retrieval.hybrid import Fused, Reranker
 
 COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DOCID = re.compile(r"^#?([0-9a-f]{6,64})$")
@@ -127,10 +115,13 @@ class Workspace:
     ) -> c.Collection:
         """Register a folder as a collection. Extra ``include`` globs add to the defaults
         (Markdown and plain text), e.g. ``**/*.py`` to index code."""
-        root = Path(path).expanduser()
-        if not root.is_dir():
-            raise ValidationError(f"not a folder: {path}")
-        root = root.resolve()
+        try:
+            root = Path(path).expanduser()
+            if not root.is_dir():
+                raise ValidationError(f"not a folder: {path}")
+            root = root.resolve()
+        except (OSError, ValueError) as exc:  # e.g. a name over 255 bytes, or a NUL byte
+            raise ValidationError(f"not a usable folder: {path!s:.200}: {exc}") from exc
         name = name if name is not None else re.sub(r"[^A-Za-z0-9_.-]+", "-", root.name).strip("-.") or "notes"
         if not COLLECTION_NAME.match(name):
             raise ValidationError(
@@ -170,6 +161,9 @@ class Workspace:
 
     def index(self, collection: str | None = None, *, progress: Progress | None = None) -> c.IndexSummary:
         """Bring the index up to date with the files of one or all collections."""
+        from cairn.ingest.chunker import estimate_tokens
+        from cairn.ingest.pipeline import Indexer, IngestLimits
+
         store = self._open_store(create=True)
         records = [store.get_collection(collection)] if collection else store.list_collections()
         if not records:
@@ -235,6 +229,8 @@ class Workspace:
         """Semantic search: passages nearest to the query's embedding. Filters apply inside
         the exact nearest-neighbour search. Without a model or vectors, falls back to BM25
         and says so in ``meta``."""
+        from cairn.retrieval.vector import vector_search
+
         if not query.strip():
             raise ValidationError("query is empty")
         store, filters, meta_filters = self._search_setup(limit, collections, tags_any, tags_all, since, until)
@@ -274,6 +270,8 @@ class Workspace:
         result per document unless ``all_passages``. ``mode``: ``fast`` (BM25 + vectors),
         ``default`` (plus a configured reranker), ``thorough`` (plus query expansion).
         A strong BM25 signal skips expansion and reranking. ``explain`` adds per-stage ranks."""
+        from cairn.retrieval.hybrid import FUSION_VERSION
+
         store, filters, meta_filters = self._search_setup(limit, collections, tags_any, tags_all, since, until)
         run = self._hybrid(store, query, filters, limit, mode=mode, graph=graph, all_passages=all_passages)
         texts = store.passage_texts([f.hit.passage_id for f in run.fused[:limit]])
@@ -303,6 +301,9 @@ class Workspace:
     def similar(self, ref: str, *, limit: int = 10, collections: Sequence[str] = ()) -> c.SearchResponse:
         """Documents semantically nearest to ``ref`` (mean of its passage vectors), one result
         per document; without vectors, a BM25 "more like this" over the document's text."""
+        from cairn.retrieval.hybrid import fuse
+        from cairn.retrieval.vector import load_matrix, nearest
+
         store, filters, meta_filters = self._search_setup(limit, collections, (), (), None, None)
         record, text = self._resolve(store, ref)
         own = store.document_passage_ids(record.docid)
@@ -485,6 +486,9 @@ class Workspace:
         self, store: SQLiteStore, query: str, filters: SearchFilter, limit: int, *, mode: QueryMode,
         graph: bool, all_passages: bool, depth: int | None = None,
     ) -> HybridRun:
+        from cairn.retrieval.hybrid import FeedbackExpander, Fused, StageRank, fuse, strong_signal
+        from cairn.retrieval.vector import vector_search
+
         if mode not in ("fast", "default", "thorough"):
             raise ValidationError(f"unknown query mode {mode!r}: use fast, default or thorough")
         depth = depth or max(CANDIDATES, limit * 5)
@@ -559,6 +563,8 @@ class Workspace:
         run.rankings["graph"] = store.passage_hits(scored)
 
     def _reranker(self) -> Reranker | None:
+        from cairn.retrieval.hybrid import HTTPReranker
+
         section = self.settings.raw.get("rerank")
         if not isinstance(section, dict) or not section.get("url"):
             return None
@@ -823,12 +829,17 @@ class Workspace:
 
     def tags(self, collection: str | None = None) -> cg.TagList:
         """Tags (frontmatter and inline) with document counts; ``a`` counts ``a/...`` too."""
+        from cairn.graph.service import GraphService
+
         store = self._open_store(create=False)
         if collection is not None:
             store.get_collection(collection)
         return GraphService(store, (), document_uri).tags(collection)
 
     def _graph_service(self) -> tuple[SQLiteStore, GraphService]:
+        from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
+        from cairn.graph.service import GraphService
+
         store = self._open_store(create=False)
         section = self.settings.raw.get("graph", {})
         keys: object = section.get("link_keys", DEFAULT_LINK_KEYS) if isinstance(section, dict) else None
@@ -837,6 +848,8 @@ class Workspace:
         return store, GraphService(store, keys, document_uri)
 
     def _note(self, store: SQLiteStore, ref: str) -> Note:
+        from cairn.graph.resolve import Note
+
         record, _ = self._resolve(store, ref)
         return Note(record.id, record.docid, record.collection, record.path, record.title)
 
@@ -854,6 +867,8 @@ class Workspace:
         import hashlib
 
         import yaml
+
+        from cairn.contracts.capture import CaptureResult
 
         store = self._open_store(create=False)
         record = store.get_collection(collection)
@@ -915,6 +930,7 @@ class Workspace:
         from cairn.contracts.capsule import CapsuleScope, Fingerprints, RetrievalSettings
         from cairn.contracts.capsule import GapReason as _Gap
         from cairn.models.tokens import budget_token_counter
+        from cairn.retrieval.hybrid import FUSION_VERSION
 
         if not goal.strip():
             raise ValidationError("goal is empty")
@@ -979,6 +995,7 @@ class Workspace:
         from cairn.capsule.source import CurrentDocument, current_document, index_state
         from cairn.capsule.verify import parse_capsule, verify_capsule
         from cairn.contracts.capsule import Fingerprints
+        from cairn.ingest.chunker import estimate_tokens
         from cairn.ingest.pipeline import IngestLimits, ingest_bytes, sha256_hex
         from cairn.models.tokens import budget_token_counter
 
@@ -992,6 +1009,7 @@ class Workspace:
         )
 
         def normalise(path: str, data: bytes) -> tuple[str, str]:
+
             doc = ingest_bytes(path, data, size=len(data), mtime_ns=0, source_hash=sha256_hex(data),
                                limits=limits, count_tokens=estimate_tokens)
             return doc.text, doc.text_hash

@@ -14,7 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 class Contract(BaseModel):
     """Base of public contracts: immutable, strict about unknown fields."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: validators are built on first use, not at import, so a command pays
+    # only for the contracts it returns (start-up time of every CLI call).
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class ErrorDetail(Contract):

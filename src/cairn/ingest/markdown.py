@@ -20,13 +20,6 @@ import re
 from bisect import bisect_right
 from typing import Any, Literal, NamedTuple
 
-import yaml
-
-try:  # libyaml is ~10x faster; the pure-Python loader is a correct fallback.
-    _YamlLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _YamlLoader = yaml.SafeLoader
-
 __all__ = ["Heading", "Link", "ParsedMarkdown", "parse_markdown"]
 
 #: Frontmatter larger than this is reported as an error instead of parsed: no real note
@@ -222,8 +215,13 @@ def _load_frontmatter(yaml_text: str) -> tuple[dict[Any, Any], dict[str, Any], s
     """Parse a frontmatter block: (raw mapping, JSON-safe mapping, error message)."""
     if len(yaml_text) > MAX_FRONTMATTER_CHARS:
         return {}, {}, f"frontmatter is larger than {MAX_FRONTMATTER_CHARS} characters"
+    # PyYAML is imported on the first frontmatter, not at start-up (every CLI call pays imports).
+    import yaml
+
+    # libyaml is ~10x faster; the pure-Python loader is a correct fallback.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        loaded = yaml.load(yaml_text, Loader=_YamlLoader)
+        loaded = yaml.load(yaml_text, Loader=loader)
     except yaml.YAMLError as exc:
         return {}, {}, f"invalid YAML frontmatter: {_one_line(str(exc))}"
     except Exception as exc:  # never raise: e.g. ValueError for 2024-13-45, RecursionError

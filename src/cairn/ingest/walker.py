@@ -8,9 +8,10 @@ import stat as stat_mod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 Globs: TypeAlias = "pathspec.PathSpec[Any]"
 
@@ -37,6 +38,8 @@ class WalkResult:
 
 def compile_globs(globs: Sequence[str]) -> Globs:
     """Compile gitignore-style globs (``*.md`` matches at any depth, ``docs/**`` under docs/)."""
+    import pathspec  # only when a glob is more than a suffix, or a .gitignore exists
+
     return pathspec.PathSpec.from_lines("gitignore", globs)
 
 
@@ -84,7 +87,7 @@ def walk_collection(root: Path, include: Sequence[str], exclude: Sequence[str]) 
         if os.path.isfile(gitignore):
             try:
                 with open(gitignore, encoding="utf-8", errors="replace") as handle:
-                    ignores.append((rel_dir, pathspec.PathSpec.from_lines("gitignore", handle)))
+                    ignores.append((rel_dir, compile_globs(list(handle))))
                     pushed = True
             except OSError:
                 pass

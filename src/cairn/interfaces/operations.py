@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 #: Largest ``limit`` a face accepts (the SDK allows up to 1000).
 FACE_MAX_LIMIT = 100
@@ -131,6 +131,14 @@ class CollectionAddInput(OpInput):
     exclude: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(
         default_factory=list, max_length=100, description="Exclude globs.")
     context: str | None = Field(None, max_length=4000, description="Guidance text describing the collection.")
+
+    @field_validator("path")
+    @classmethod
+    def _plausible_path(cls, value: str) -> str:
+        # The OS refuses these with errors other than "not found" (ENAMETOOLONG, NUL).
+        if "\x00" in value or any(len(part.encode()) > 255 for part in value.split("/")):
+            raise ValueError("not a usable folder path (NUL or a name over 255 bytes)")
+        return value
 
 
 class CollectionInput(OpInput):

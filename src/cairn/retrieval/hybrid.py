@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import urllib.error
-import urllib.request
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -144,6 +142,9 @@ class HTTPReranker:
     name: str = "http-rerank"
 
     def rerank(self, query: str, passages: Sequence[str]) -> list[float]:
+        import urllib.error
+        import urllib.request
+
         body = json.dumps({"model": self.model, "query": query, "documents": list(passages)}).encode()
         headers = {"Content-Type": "application/json"}
         if self.api_key:

@@ -134,8 +134,13 @@ def create_app(workspace_factory: Callable[[], Workspace], settings: ServeSettin
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of every route on this path, not just the first
+            allowed = {m for r in app.routes if isinstance(r, Route) and r.path_regex.match(request.url.path)
+                       for m in (r.methods or ())}
+            headers["allow"] = ", ".join(sorted(allowed))
         return JSONResponse({"error": {"code": code, "message": str(exc.detail)}},
-                            status_code=exc.status_code, headers=exc.headers)
+                            status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
@@ -165,13 +170,17 @@ def create_app(workspace_factory: Callable[[], Workspace], settings: ServeSettin
 
 def _add_route(app: FastAPI, pool: WorkspacePool, op: Operation) -> None:
     statuses = (400, 401, 403, 404, 409, 413, 421, 422, 500, 503)
-    # status also answers GET (no body); one route, so 405 answers list both methods.
-    methods = ["GET", "POST"] if op.name == "status" else ["POST"]
     app.add_api_route(
-        op.route, _endpoint(pool, op, with_body=True), methods=methods, response_model=op.output_model(),
-        summary=op.description, operation_id=op.name if len(methods) == 1 else None,
-        tags=["write" if op.write else "read"], responses={s: _ERRORS[s] for s in statuses},
+        op.route, _endpoint(pool, op, with_body=True), methods=["POST"], response_model=op.output_model(),
+        summary=op.description, operation_id=op.name, tags=["write" if op.write else "read"],
+        responses={s: _ERRORS[s] for s in statuses},
     )
+    if op.name == "status":  # also a plain GET
+        app.add_api_route(
+            op.route, _endpoint(pool, op, with_body=False), methods=["GET"], response_model=op.output_model(),
+            summary=op.description, operation_id=f"{op.name}_get", tags=["read"],
+            responses={s: _ERRORS[s] for s in (401, 403, 421, 500, 503)},
+        )
 
 
 def _endpoint(pool: WorkspacePool, op: Operation, *, with_body: bool) -> Callable[..., Any]:

@@ -138,10 +138,10 @@ def server_for(pool: WorkspacePool, *, enable_write: bool) -> Server[Any]:
 
 def run_stdio(pool: WorkspacePool, *, enable_write: bool) -> None:
     """Serve MCP over stdin/stdout until the client closes the stream."""
+    import sys
+
     import anyio
     from mcp.server.stdio import stdio_server
-
-    import sys
 
     server = server_for(pool, enable_write=enable_write)
     count = len(available_operations(write=enable_write))
