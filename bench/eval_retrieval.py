@@ -854,7 +854,8 @@ def main(argv: list[str] | None = None) -> int:
         if modes != ["bm25"] and "bm25" in modes:
             # Keep the BM25-only section in step with this run instead of leaving it stale.
             for title, body in report(outcomes, ["bm25"], []):
-                update_section(title, header + f"(BM25 rows of the run above.)\n\n{body}")
+                note = f"(BM25 rows of the run in 'Retrieval quality ({', '.join(modes)})'.)"
+                update_section(title, f"{header}{note}\n\n{body}")
     return 0
 
 
@@ -870,7 +871,10 @@ def report(outcomes: Sequence[Outcome], modes: Sequence[str], fusion_rows: Seque
         body += ["", "LoCoMo (turn recall ×100, the paper's metric; all questions):", "",
                  *quality_table(outcomes, modes, locomo=True), "",
                  "Per category:", "", *locomo_category_table(locomo[0], modes)]
-    body += ["", "Targets:", "", *checks_table(outcomes), "", *collections_table(outcomes, modes)]
+    body += ["", "Targets:", "", *checks_table(outcomes), "", *collections_table(outcomes, modes), "",
+             "Index time is this run's `ws.index()` (a no-op check when `--reuse` found the index up to "
+             "date); embedding is the all-time `ws.embed()` time kept in `bench/.work/*/embed.json`, "
+             "measured while the shared 2-core machine was heavily loaded (load average 8-15)."]
     sections = [(f"Retrieval quality ({label})", "\n".join(body))]
     if modes == ["bm25"] or "bm25" not in modes:
         return sections
@@ -881,7 +885,8 @@ def report(outcomes: Sequence[Outcome], modes: Sequence[str], fusion_rows: Seque
             "The bm25 and vector document rankings of the run above fused again offline (no "
             "re-querying): `rrf` = Σ w/(k + rank) with bm25 weight 1; `minmax` / `zscore` = "
             "(1 − α)·norm(bm25 score) + α·norm(cosine), normalised per query over each list's "
-            f"top {DEPTH} documents (a document missing from a list gets that list's minimum). "
+            f"top {DEPTH} documents (LoCoMo {LOCOMO_DEPTH}; a document missing from a list gets that "
+            "list's minimum). "
             "Targets are the hybrid targets above, checked on every collection with one setting.",
             "",
             f"{len(meeting)} of {len(fusion_rows)} settings meet every target. "

@@ -111,31 +111,49 @@ def full_embed(pages: Path, home: Path) -> dict[str, Any]:
     elapsed = time.perf_counter() - start
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     summary = json.loads(proc.stdout)
-    return {
+    cache = WORK / "full_embed.json"
+    if summary["embedded"] == 0 and cache.exists():
+        # The work folder is reused: report the run that embedded the corpus.
+        return {**json.loads(cache.read_text()), "cached": True}
+    result = {
         "embedded": summary["embedded"], "seconds": elapsed,
         "per_second": summary["embedded"] / elapsed if summary["embedded"] else None,
-        "peak_rss_mib": max(peak_kib, before) / 1024,
+        "peak_rss_mib": max(peak_kib, before) / 1024, "cached": False,
     }
+    cache.write_text(json.dumps(result))
+    return result
 
 
 def incremental(pages: Path, home: Path) -> dict[str, Any]:
+    """Edit one page; `embed` must embed only that page's passages whose text changed."""
     import cairn
 
     page = pages / "common" / "tar.md"
     original = page.read_text(encoding="utf-8")
     try:
-        page.write_text(original + "\n- Benchmark edit: list the archive verbosely:\n\n`tar tvf {{path/to/file.tar}}`\n",
+        # A fresh token per run: text that was embedded before is (rightly) never embedded again.
+        token = time.strftime("%Y%m%d%H%M%S")
+        page.write_text(original + f"\n- Benchmark edit {token}: list the archive verbosely:\n\n`tar tvf {{{{path/to/file.tar}}}}`\n",
                         encoding="utf-8")
         with cairn.open(home=home) as ws:
             ws.index()
-            passages = len(ws._open_store(create=False).document_passage_ids(ws.get("tldr/common/tar.md").docid))
+            store = ws._open_store(create=False)
+            docid = ws.get("tldr/common/tar.md").docid
+            page_hashes = {row[0] for row in store.conn.execute(
+                "SELECT p.passage_hash FROM passages p JOIN documents d ON d.id = p.document_id"
+                " WHERE d.docid = ?", (docid,))}
+            fingerprint = ws._embedder().fingerprint
+            pending = {h for h, _ in store.pending_passages(fingerprint, None, 10**6)}
             summary = ws.embed()
     finally:
         page.write_text(original, encoding="utf-8")
         with cairn.open(home=home) as ws:
             ws.index()
             ws.embed()
-    return {"page_passages": passages, "embedded": summary.embedded}
+    return {
+        "page_passages": len(page_hashes), "changed_passages": len(pending & page_hashes),
+        "pending_outside_page": len(pending - page_hashes), "embedded": summary.embedded,
+    }
 
 
 def latency(home: Path, n: int) -> dict[str, dict[str, float]]:
@@ -184,11 +202,15 @@ def table(r: dict[str, Any]) -> str:
     rows = [
         ("embed throughput overhead vs bare model", f"{o['cairn_s']:.2f} s", f"{o['bare_s']:.2f} s ({o['passages']} passages)",
          f"{o['overhead'] * 100:+.1f} %", "≤ 15 %", o["overhead"] <= 0.15),
-        ("full embed of tldr (`cairn embed`)", f"{f['embedded']} passages in {f['seconds']:.0f} s",
+        ("full embed of tldr (`cairn embed`)" + (" (run that built the work folder)" if f.get("cached") else ""),
+         f"{f['embedded']} passages in {f['seconds']:.0f} s",
          f"{(f['per_second'] or 0):.1f} passages/s", "", "", None),
         ("peak RSS while embedding", f"{f['peak_rss_mib']:.0f} MiB", "", "", "", None),
-        ("edit one page, then `embed`", f"{inc['embedded']} embedded", f"{inc['page_passages']} passages in the page",
-         "", "= page's passages", inc["embedded"] == inc["page_passages"]),
+        ("edit one page, then `embed`", f"{inc['embedded']} embedded",
+         f"page has {inc['page_passages']} passages, {inc['changed_passages']} with new text; "
+         f"{inc['pending_outside_page']} pending elsewhere",
+         "", "only the page's changed passages",
+         inc["embedded"] == inc["changed_passages"] and inc["pending_outside_page"] == 0),
         ("search p50 / p95", f"{lat['search']['p50_ms']:.2f} / {lat['search']['p95_ms']:.2f} ms", "", "1.00×", "", None),
         ("vsearch p50 / p95", f"{lat['vsearch']['p50_ms']:.2f} / {lat['vsearch']['p95_ms']:.2f} ms", "search p50",
          f"{lat['vsearch']['p50_ms'] / lat['search']['p50_ms']:.2f}×", "", None),

@@ -161,11 +161,11 @@ def test_minilm_loads_once_under_concurrency(monkeypatch: pytest.MonkeyPatch) ->
     loads = 0
     original = OnnxMiniLMEmbedder._load_unlocked
 
-    def counting_load(self: OnnxMiniLMEmbedder) -> Any:
+    def counting_load(self: OnnxMiniLMEmbedder, threads: int) -> Any:
         nonlocal loads
         loads += 1
         time.sleep(0.05)  # widen the race window
-        return original(self)
+        return original(self, threads)
 
     monkeypatch.setattr(OnnxMiniLMEmbedder, "_load_unlocked", counting_load)
     results: list[np.ndarray] = []
@@ -180,6 +180,15 @@ def test_minilm_loads_once_under_concurrency(monkeypatch: pytest.MonkeyPatch) ->
     assert loads == 1
     assert len(results) == 4
     assert all(np.array_equal(results[0], r) for r in results)
+
+
+@minilm_installed
+def test_minilm_query_session_gives_the_same_vectors(minilm: OnnxMiniLMEmbedder) -> None:
+    # A short query runs on a one-thread session; its vector must match the batch session's.
+    text = "how long are nightly snapshots kept"
+    query = minilm.embed([text], kind="query")
+    passage = minilm.embed([text], kind="passage")
+    assert np.allclose(query, passage, atol=1e-5)
 
 
 def test_minilm_construction_is_lazy_and_status_imports_no_runtime() -> None:

@@ -84,7 +84,7 @@ def test_hybrid_query_explain_and_one_result_per_document(ws: Any, notes: Path) 
     result = ws.query("where do backups go and how long are snapshots kept", explain=True)
     assert_valid("search", result)
     assert result.meta.mode == "hybrid"
-    assert result.meta.fusion and result.meta.fusion.startswith("rrf-1")
+    assert result.meta.fusion and result.meta.fusion.startswith("rrf-")
     assert result.meta.stages_run[:2] == ["bm25", "vector"] and result.meta.stages_run[-1] == "fuse"
     top = result.results[0]
     assert top.uri == "cairn://notes/howto/backups.md"

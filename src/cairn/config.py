@@ -49,7 +49,7 @@ class IndexSettings:
     max_file_bytes: int = 20 * 1024 * 1024
     chunk_max_tokens: int = 256
     chunk_min_tokens: int = 48
-    batch_files: int = 1000
+    batch_files: int = 2000
 
 
 @dataclass(frozen=True, slots=True)

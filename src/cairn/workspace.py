@@ -15,6 +15,7 @@ import re
 import sqlite3
 import sys
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -473,6 +474,8 @@ class Workspace:
         """The embedder, if the index holds vectors of its model; else ModelUnavailable."""
         embedder = self._embedder()
         fingerprint = embedder.fingerprint
+        if store.has_vectors(fingerprint):
+            return embedder
         counts = store.vector_counts()
         if not counts.get(fingerprint):
             stale = sum(counts.values())
@@ -487,23 +490,33 @@ class Workspace:
         graph: bool, all_passages: bool, depth: int | None = None,
     ) -> HybridRun:
         from cairn.retrieval.hybrid import FeedbackExpander, Fused, StageRank, fuse, strong_signal
-        from cairn.retrieval.vector import vector_search
+        from cairn.retrieval.vector import nearest
 
         if mode not in ("fast", "default", "thorough"):
             raise ValidationError(f"unknown query mode {mode!r}: use fast, default or thorough")
         depth = depth or max(CANDIDATES, limit * 5)
         run = HybridRun(depth=depth)
+        compile_query(query)  # bad queries fail before any model work starts
+        # The query is embedded on a helper thread while BM25 runs: onnxruntime and SQLite
+        # both release the GIL, so the two stages overlap instead of adding up.
+        pending_vector = None
+        try:
+            embedder = self._ready_embedder(store)
+            pending_vector = _background().submit(embedder.embed, [query], kind="query")
+        except ModelUnavailable as exc:
+            run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
         bm25 = bm25_search(store, query, filters, depth)
         run.rankings["bm25"] = bm25
         run.stages_run.append("bm25")
-        try:
-            embedder = self._ready_embedder(store)
-            run.rankings["vector"] = vector_search(store, embedder, query, filters, depth)
-            run.stages_run.append("vector")
-            run.vectors = True
-            run.embedder = embedder.fingerprint
-        except ModelUnavailable as exc:
-            run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
+        if pending_vector is not None:
+            try:
+                query_vector = pending_vector.result()[0]
+                run.rankings["vector"] = nearest(store, embedder.fingerprint, query_vector, filters, depth)
+                run.stages_run.append("vector")
+                run.vectors = True
+                run.embedder = embedder.fingerprint
+            except ModelUnavailable as exc:
+                run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
         # The shortcut only matters where there is something to skip (expansion, rerank).
         strong = mode != "fast" and strong_signal(bm25)
         if strong:
@@ -1125,6 +1138,17 @@ class HybridRun:
     vectors: bool = False
     embedder: str | None = None
     via: dict[str, str] = field(default_factory=dict)
+
+
+_BACKGROUND: ThreadPoolExecutor | None = None
+
+
+def _background() -> ThreadPoolExecutor:
+    """One shared helper thread for work that overlaps a foreground stage."""
+    global _BACKGROUND
+    if _BACKGROUND is None:
+        _BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-bg")
+    return _BACKGROUND
 
 
 def _result(hit: PassageHit, score: float, stages: list[c.Stage],

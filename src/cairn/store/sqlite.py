@@ -37,8 +37,9 @@ def utcnow() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+# One encoder for every row: json.dumps with non-default options builds a new encoder per
+# call, which costs more than encoding a short list.
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def _json_list(values: Sequence[str]) -> str:
@@ -608,6 +609,11 @@ class SQLiteStore:
             " WHERE d.docid = ? ORDER BY p.seq", (docid,)
         )]
 
+    def has_vectors(self, fingerprint: str) -> bool:
+        return self.conn.execute(
+            "SELECT 1 FROM vectors WHERE fingerprint = ? LIMIT 1", (fingerprint,)
+        ).fetchone() is not None
+
     def vector_counts(self) -> dict[str, int]:
         """Vectors per model fingerprint."""
         return dict(self.conn.execute("SELECT fingerprint, count(*) FROM vectors GROUP BY fingerprint").fetchall())
@@ -616,7 +622,7 @@ class SQLiteStore:
         """Changes whenever passages or vectors change (cache key for in-memory vector matrices)."""
         row = self.conn.execute(
             "SELECT (SELECT coalesce(max(id), 0) FROM passages), (SELECT count(*) FROM passages),"
-            " (SELECT count(*) FROM vectors)"
+            " (SELECT count(*) FROM vectors INDEXED BY vectors_fingerprint)"
         ).fetchone()
         return (int(row[0]), int(row[1]), int(row[2]))
 
