@@ -59,3 +59,38 @@ def run_cli(*args: str, check: bool = True, env: dict[str, str] | None = None,
 def cli_json(*args: str) -> Any:
     proc = run_cli(*args, "--json")
     return json.loads(proc.stdout)
+
+
+#: Workspace methods whose every return value in every test is checked against its
+#: published JSON Schema (issue 5: "every real output in the tests validates").
+SCHEMA_CHECKED = {
+    "search": "search", "vsearch": "search", "query": "search", "similar": "search",
+    "context_build": "capsule", "context_verify": "capsule-verify",
+    "ask": "ask", "ask_verified": "verified-ask",
+}
+
+
+@pytest.fixture(autouse=True)
+def _outputs_match_published_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cairn.workspace import Workspace
+
+    for method, schema in SCHEMA_CHECKED.items():
+        original = getattr(Workspace, method, None)
+        if original is None:
+            continue
+
+        monkeypatch.setattr(Workspace, method, _schema_checked(original, schema))
+
+
+def _schema_checked(original: Any, schema: str) -> Any:
+    import functools
+
+    from tests.schemas import assert_valid
+
+    @functools.wraps(original)  # keeps the signature visible to introspection
+    def checked(self: Any, *args: Any, **kwargs: Any) -> Any:
+        result = original(self, *args, **kwargs)
+        assert_valid(schema, result)
+        return result
+
+    return checked

@@ -8,9 +8,12 @@ Each batch of documents is written in one transaction.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
+import marshal
 import multiprocessing as mp
 import os
+import pickle
 import sys
 import time
 from bisect import bisect_right
@@ -298,10 +301,54 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-def _prepare_in_worker(jobs: list[tuple[FoundFile, str | None]]) -> list[Prepared]:
+def _prepare_in_worker(jobs: list[tuple[FoundFile, str | None]]) -> bytes:
     assert _worker_args is not None
     vanished, limits, count_tokens = _worker_args
-    return [prepare_file(found, known_hash, vanished, limits, count_tokens) for found, known_hash in jobs]
+    return _encode([prepare_file(found, known_hash, vanished, limits, count_tokens) for found, known_hash in jobs])
+
+
+# Results cross the process boundary as marshal bytes of plain tuples: decoding them is
+# several times cheaper than unpickling dataclasses, and decoding runs in the process
+# that also writes SQLite, the bottleneck of a full index. Anything marshal cannot
+# carry (an exotic metadata value) falls back to pickle for that chunk.
+_MARSHAL, _PICKLE = b"M", b"P"
+
+
+def _encode(prepared: list[Prepared]) -> bytes:
+    rows = [
+        (
+            (p.found.path, p.found.abs_path, p.found.size, p.found.mtime_ns), p.source_hash,
+            None if p.doc is None else tuple(
+                [*(getattr(p.doc, name) for name in _DOC_FIELDS[:-2]),
+                 tuple(tuple(link) for link in p.doc.links), tuple(tuple(row) for row in p.doc.passages)]
+            ),
+            p.error,
+        )
+        for p in prepared
+    ]
+    try:
+        return _MARSHAL + marshal.dumps(rows)
+    except ValueError:
+        return _PICKLE + pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _decode(blob: bytes) -> list[Prepared]:
+    if blob[:1] == _PICKLE:
+        decoded: list[Prepared] = pickle.loads(blob[1:])
+        return decoded
+    out = []
+    for found, source_hash, doc, error in marshal.loads(blob[1:]):
+        write = None
+        if doc is not None:
+            links = tuple(LinkRow._make(r) for r in doc[-2])
+            passages = tuple(PassageRow._make(r) for r in doc[-1])
+            write = DocumentWrite(*[*doc[:-2], links, passages])
+        out.append(Prepared(FoundFile(*found), source_hash, write, error))
+    return out
+
+
+_DOC_FIELDS = tuple(f.name for f in dataclasses.fields(DocumentWrite))
+assert _DOC_FIELDS[-2:] == ("links", "passages")
 
 
 class Indexer:
@@ -466,13 +513,13 @@ class Indexer:
             initargs=(vanished, self.limits, self.count_tokens, self.store.held_fds()),
         ) as pool:
             # A bounded window of chunks in flight keeps memory flat however large the corpus.
-            window: deque[Future[list[Prepared]]] = deque()
+            window: deque[Future[bytes]] = deque()
             for chunk in chunks:
                 window.append(pool.submit(_prepare_in_worker, chunk))
                 if len(window) > 2 * workers:
-                    yield from window.popleft().result()
+                    yield from _decode(window.popleft().result())
             while window:
-                yield from window.popleft().result()
+                yield from _decode(window.popleft().result())
 
     def _renamed_title(self, old: KnownFile, new_path: str) -> str:
         found = self.store.find_document(docid=old.docid)

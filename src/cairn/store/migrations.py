@@ -166,10 +166,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             embedded_at TEXT NOT NULL,
             PRIMARY KEY (passage_hash, fingerprint)
         ) WITHOUT ROWID;
-        -- "Does this model have vectors?" and counts per model, without reading the blobs.
-        CREATE INDEX vectors_fingerprint ON vectors(fingerprint);
         -- Page (PDF), slide (PPTX) or sheet number of a passage, where the format has one.
         ALTER TABLE passages ADD COLUMN page INTEGER;
+        """,
+    ),
+    Migration(
+        3,
+        "index vectors by model fingerprint",
+        """
+        -- "Does this model have vectors?" and counts per model, without reading the blobs.
+        CREATE INDEX IF NOT EXISTS vectors_fingerprint ON vectors(fingerprint);
         """,
     ),
 )

@@ -1,0 +1,69 @@
+"""The parallel ingest path gives exactly what the sequential one gives."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import cairn
+import cairn.ingest.pipeline as pipeline
+from cairn.ingest.chunker import estimate_tokens
+from cairn.ingest.pipeline import Prepared, _decode, _encode, prepare_file
+from cairn.ingest.walker import walk_collection
+
+
+def make_vault(root: Path, n: int) -> None:
+    for i in range(n):
+        folder = root / f"f{i % 7}"
+        folder.mkdir(parents=True, exist_ok=True)
+        front = f"---\ntitle: Note {i}\ntags: [t{i % 5}, area/x{i % 3}]\ndate: 2024-01-{i % 28 + 1:02d}\n---\n" if i % 2 else ""
+        body = f"# Heading {i}\n\nText about [[note{(i + 1) % n}]] and #tag{i % 4}.\n\n## Part\n\n" + "word " * (i % 300)
+        (folder / f"note{i}.md").write_text(front + body + "\n北京 " * (i % 2), encoding="utf-8")
+
+
+def dump(home: Path) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(home / "indexes" / "default.sqlite")
+    rows: list[tuple[object, ...]] = []
+    for sql in (
+        "SELECT docid, path, title, kind, source_hash, text_hash, line_count, metadata, tags, aliases, doc_date FROM documents ORDER BY path",
+        "SELECT d.path, p.seq, p.start_line, p.end_line, p.heading_path, p.passage_hash, p.token_count, p.page FROM passages p JOIN documents d ON d.id = p.document_id ORDER BY d.path, p.seq",
+        "SELECT d.path, l.seq, l.kind, l.target, l.anchor, l.alias, l.embed, l.line, l.col, l.raw FROM links l JOIN documents d ON d.id = l.document_id ORDER BY d.path, l.seq",
+        "SELECT d.path, t.text FROM document_text t JOIN documents d ON d.id = t.document_id ORDER BY d.path",
+    ):
+        rows += conn.execute(sql).fetchall()
+    conn.close()
+    return rows
+
+
+def test_parallel_and_sequential_ingest_store_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault = tmp_path / "vault"
+    n = pipeline.PARALLEL_MIN_FILES + 100
+    make_vault(vault, n)
+    results = []
+    for parallel in (True, False):
+        if not parallel:
+            monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 10**9)
+        home = tmp_path / f"home-{parallel}"
+        with cairn.open(home=home) as ws:
+            ws.add_collection(vault, name="v")
+            summary = ws.index()
+            assert summary.counts.added == n and summary.counts.failed == 0
+        results.append(dump(home))
+    assert results[0] == results[1]
+
+
+def test_worker_encoding_round_trips_and_falls_back_to_pickle(tmp_path: Path) -> None:
+    make_vault(tmp_path / "v", 6)
+    walk = walk_collection(tmp_path / "v", ["**/*.md"], [])
+    limits = pipeline.IngestLimits(10**6, 256, 48, 100)
+    prepared = [prepare_file(f, None, frozenset(), limits, estimate_tokens) for f in walk.files]
+    prepared.append(Prepared(walk.files[0], "", None, ("binary", "not text")))
+    assert _encode(prepared)[:1] == b"M"
+    assert _decode(_encode(prepared)) == prepared
+    odd = prepared[0]
+    assert odd.doc is not None
+    exotic = Prepared(odd.found, odd.source_hash, pipeline.dataclasses.replace(odd.doc, metadata={"x": Path("odd")}), None)
+    blob = _encode([exotic])
+    assert blob[:1] == b"P" and _decode(blob) == [exotic]
