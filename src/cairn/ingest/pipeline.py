@@ -269,6 +269,8 @@ def prepare_file(
 #: Below this many files to read, parsing in worker processes costs more than it saves.
 PARALLEL_MIN_FILES = 400
 PARALLEL_CHUNK = 64
+#: Chunks in flight per worker: enough that workers never wait while this process writes.
+PARALLEL_WINDOW = 8
 
 _worker_args: tuple[frozenset[str], IngestLimits, TokenCounter] | None = None
 
@@ -516,7 +518,7 @@ class Indexer:
             window: deque[Future[bytes]] = deque()
             for chunk in chunks:
                 window.append(pool.submit(_prepare_in_worker, chunk))
-                if len(window) > 2 * workers:
+                if len(window) > PARALLEL_WINDOW * workers:
                     yield from _decode(window.popleft().result())
             while window:
                 yield from _decode(window.popleft().result())
