@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_results:
         from results_md import update_section  # type: ignore[import-not-found]
 
-        cmd = ".venv/bin/python bench/vector_bench.py --write-results"
+        cmd = " ".join([".venv/bin/python", "bench/vector_bench.py", *(argv if argv is not None else sys.argv[1:])])
         update_section("Vector and hybrid speed (issue 3)", f"Command: `{cmd}`\n\n{text}\n")
     return 0
 

@@ -153,3 +153,50 @@ def test_http_initialize_is_fast(home: Path) -> None:
         assert response.status_code == 200, response.text
         assert response.json()["result"]["serverInfo"]["name"] == "cairn"
         assert elapsed < 1.0, f"initialize over HTTP took {elapsed:.2f}s"
+
+
+def test_initialize_from_launch_is_fast_and_equals_the_sdk_reply(home: Path) -> None:
+    """`initialize` is answered before the SDK has loaded; the SDK's own reply (dropped)
+    must be identical, which serve_stdio reports on stderr when it is not."""
+    started = time.perf_counter()
+    proc = subprocess.Popen([str(CAIRN_BIN), "--home", str(home), "mcp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": "init-1", "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}) + "\n")
+    proc.stdin.flush()
+    init = json.loads(proc.stdout.readline())
+    elapsed = time.perf_counter() - started
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}) + "\n")
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                                 "params": {"name": "status", "arguments": {}}}) + "\n")
+    proc.stdin.flush()
+    listed = json.loads(proc.stdout.readline())
+    called = json.loads(proc.stdout.readline())
+    proc.stdin.close()
+    proc.wait(timeout=30)
+    stderr = proc.stderr.read()
+    assert init["id"] == "init-1" and init["result"]["serverInfo"]["name"] == "cairn"
+    assert init["result"]["protocolVersion"] == "2025-06-18"
+    assert listed["id"] == 2 and listed["result"]["tools"]
+    assert called["id"] == 3 and not called["result"].get("isError")
+    assert "differs" not in stderr, stderr
+    assert elapsed < 1.0, f"initialize took {elapsed:.2f}s from launch"
+
+
+def test_handshake_knows_the_sdk_versions_and_leaves_odd_requests_to_it() -> None:
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS as SDK_VERSIONS
+
+    from cairn.interfaces.mcp_handshake import HANDSHAKE_PROTOCOL_VERSIONS, early_reply
+
+    assert HANDSHAKE_PROTOCOL_VERSIONS == SDK_VERSIONS
+    info = {"name": "cairn", "version": "0"}
+    good = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    reply = early_reply(json.dumps(good).encode(), server_info=info, instructions="x")
+    assert reply is not None and json.loads(reply[1])["result"]["protocolVersion"] == SDK_VERSIONS[-1]
+    for bad in (b"not json", b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',
+                json.dumps({**good, "params": {"capabilities": {}}}).encode(),
+                json.dumps({**good, "id": True}).encode()):
+        assert early_reply(bad, server_info=info, instructions="x") is None

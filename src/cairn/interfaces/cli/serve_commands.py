@@ -114,14 +114,16 @@ def mcp() -> None:
 def mcp_run(state: State, enable_write: bool, workers: int) -> None:
     """Serve MCP over stdin/stdout (what AI clients launch). Read-only by default."""
     _missing_extra()
-    from cairn.interfaces.mcp import run_stdio
+    # Not cairn.interfaces.mcp: the SDK it imports takes over a second to load, and the
+    # client's `initialize` is answered before that (see cairn.interfaces.mcp_handshake).
+    from cairn.interfaces.mcp_handshake import serve_stdio
     from cairn.interfaces.pool import WorkspacePool
 
     probe, factory = _factory(state)
     probe.close()
     pool = WorkspacePool(factory, workers)
     try:
-        run_stdio(pool, enable_write=enable_write)
+        serve_stdio(pool, enable_write=enable_write)
     finally:
         pool.close()
 
