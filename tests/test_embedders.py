@@ -464,7 +464,7 @@ class _ConstantEmbedder:
 
 
 def test_registry_accepts_third_party(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(embedders, "_REGISTRY", dict(embedders._REGISTRY))
+    monkeypatch.setattr(embedders._BACKENDS, "entries", dict(embedders._BACKENDS.entries))
     register_embedder(
         "constant", _ConstantEmbedder, description="test", check=lambda: "needs nothing"
     )

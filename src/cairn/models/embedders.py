@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import inspect
 import json
 import math
 import threading
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from cairn.errors import ModelUnavailable, ValidationError
+from cairn.models.registry import BackendInfo, BackendRegistry, always_available
 
 if TYPE_CHECKING:
     import numpy as np
@@ -599,86 +599,29 @@ class OpenAIEmbedder:
 
 # ------------------------------------------------------------------------ registry
 
-#: Builds an embedder from the options of its config table (everything but ``backend``).
+#: Builds a embedder from the options of its config table (everything but ``backend``).
 EmbedderFactory = Callable[..., Embedder]
+EmbedderInfo = BackendInfo
 
-
-@dataclass(frozen=True, slots=True)
-class EmbedderInfo:
-    """What ``cairn status`` / ``doctor`` shows for one registered backend."""
-
-    name: str
-    description: str
-    available: bool
-    #: Why it is not available and how to fix it; empty when available.
-    hint: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class _Registration:
-    factory: EmbedderFactory
-    description: str
-    check: Callable[[], str | None]
-
-
-_REGISTRY: dict[str, _Registration] = {}
-_REGISTRY_LOCK = threading.Lock()
-
-
-def _always_available() -> str | None:
-    return None
+_BACKENDS: BackendRegistry[Embedder] = BackendRegistry("embedder")
 
 
 def register_embedder(
-    name: str,
-    factory: EmbedderFactory,
-    *,
-    description: str = "",
-    check: Callable[[], str | None] = _always_available,
-    replace: bool = False,
+    name: str, factory: EmbedderFactory, *, description: str = "",
+    check: Callable[[], str | None] = always_available, replace: bool = False,
 ) -> None:
-    """Make ``factory`` available as ``{"backend": name, ...}``.
-
-    ``factory`` is called with the remaining config keys as keyword arguments.
-    ``check`` must be cheap and import nothing heavy: it returns ``None`` when the
-    backend can run, else a one-line hint (shown by ``cairn doctor``).
-    """
-    with _REGISTRY_LOCK:
-        if name in _REGISTRY and not replace:
-            raise ValueError(f"embedder backend {name!r} is already registered")
-        _REGISTRY[name] = _Registration(factory, description, check)
+    """Make ``factory`` available as ``{"backend": name, ...}`` (see :class:`BackendRegistry`)."""
+    _BACKENDS.register(name, factory, description=description, check=check, replace=replace)
 
 
 def create_embedder(config: Mapping[str, Any]) -> Embedder:
-    """Build the embedder described by ``config``, e.g. ``{"backend": "onnx-minilm"}``.
-
-    Raises :class:`ValidationError` for an unknown backend or unknown options, and
-    whatever the factory raises (typically :class:`ModelUnavailable`).
-    """
-    options = dict(config)
-    name = options.pop("backend", None)
-    registration = _REGISTRY.get(name) if isinstance(name, str) else None
-    if registration is None:
-        known = ", ".join(sorted(_REGISTRY))
-        raise ValidationError(f"unknown embedder backend {name!r}; known backends: {known}")
-    try:
-        inspect.signature(registration.factory).bind(**options)
-    except TypeError as exc:
-        raise ValidationError(f"bad options for embedder backend {name!r}: {exc}") from exc
-    except ValueError:  # no introspectable signature: let the factory judge
-        pass
-    return registration.factory(**options)
+    """Build the embedder described by ``config``, e.g. ``{"backend": "..."}``."""
+    return _BACKENDS.create(config)
 
 
-def available_embedders() -> list[EmbedderInfo]:
-    """Every registered backend and whether it can run here, without loading any model."""
-    with _REGISTRY_LOCK:
-        registrations = sorted(_REGISTRY.items())
-    infos = []
-    for name, registration in registrations:
-        hint = registration.check()
-        infos.append(EmbedderInfo(name, registration.description, hint is None, hint or ""))
-    return infos
+def available_embedders() -> list[BackendInfo]:
+    """Every registered embedder backend and whether it can run here, without loading a model."""
+    return _BACKENDS.available()
 
 
 def _check_onnx_minilm() -> str | None:

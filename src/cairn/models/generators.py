@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
-import inspect
 import json
 import threading
 import urllib.error
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from cairn.errors import ModelUnavailable, ValidationError
+from cairn.models.registry import BackendInfo, BackendRegistry, always_available
 
 __all__ = [
     "ANSWER_INSTALL_HINT",
@@ -296,70 +296,27 @@ class OpenAIChatGenerator:
 
 #: Builds a generator from the options of its config table (everything but ``backend``).
 GeneratorFactory = Callable[..., Generator]
+GeneratorInfo = BackendInfo
 
-
-@dataclass(frozen=True, slots=True)
-class GeneratorInfo:
-    """What ``cairn doctor`` can show for one registered backend."""
-
-    name: str
-    description: str
-    available: bool
-    hint: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class _Registration:
-    factory: GeneratorFactory
-    description: str
-    check: Callable[[], str | None]
-
-
-_REGISTRY: dict[str, _Registration] = {}
-_REGISTRY_LOCK = threading.Lock()
-
-
-def _always_available() -> str | None:
-    return None
+_BACKENDS: BackendRegistry[Generator] = BackendRegistry("generator")
 
 
 def register_generator(
     name: str, factory: GeneratorFactory, *, description: str = "",
-    check: Callable[[], str | None] = _always_available, replace: bool = False,
+    check: Callable[[], str | None] = always_available, replace: bool = False,
 ) -> None:
-    """Make ``factory`` available as ``{"backend": name, ...}``; ``check`` is cheap and
-    returns None when the backend can run, else a one-line hint."""
-    with _REGISTRY_LOCK:
-        if name in _REGISTRY and not replace:
-            raise ValueError(f"generator backend {name!r} is already registered")
-        _REGISTRY[name] = _Registration(factory, description, check)
+    """Make ``factory`` available as ``{"backend": name, ...}`` (see :class:`BackendRegistry`)."""
+    _BACKENDS.register(name, factory, description=description, check=check, replace=replace)
 
 
 def create_generator(config: Mapping[str, Any]) -> Generator:
-    """Build the generator described by ``config``, e.g. ``{"backend": "xllamacpp"}``."""
-    options = dict(config)
-    name = options.pop("backend", None)
-    registration = _REGISTRY.get(name) if isinstance(name, str) else None
-    if registration is None:
-        known = ", ".join(sorted(_REGISTRY))
-        raise ValidationError(f"unknown generator backend {name!r}; known backends: {known}")
-    try:
-        inspect.signature(registration.factory).bind(**options)
-    except TypeError as exc:
-        raise ValidationError(f"bad options for generator backend {name!r}: {exc}") from exc
-    except ValueError:  # no introspectable signature: let the factory judge
-        pass
-    return registration.factory(**options)
+    """Build the generator described by ``config``, e.g. ``{"backend": "..."}``."""
+    return _BACKENDS.create(config)
 
 
-def available_generators() -> list[GeneratorInfo]:
-    """Every registered backend and whether it can run here, without loading any model."""
-    with _REGISTRY_LOCK:
-        registrations = sorted(_REGISTRY.items())
-    return [
-        GeneratorInfo(name, reg.description, (hint := reg.check()) is None, hint or "")
-        for name, reg in registrations
-    ]
+def available_generators() -> list[BackendInfo]:
+    """Every registered generator backend and whether it can run here, without loading a model."""
+    return _BACKENDS.available()
 
 
 def _check_llamacpp() -> str | None:
