@@ -21,8 +21,11 @@ def test_openapi_fuzz_finds_no_server_error_or_schema_violation(tmp_path: Path) 
     home = build_index(tmp_path)
     with serve(home, enable_write=True) as url:
         proc = subprocess.run(
-            [str(ST), "run", f"{url}/openapi.json", "--checks", "all",
+            [str(ST), "--config-file", str(Path(__file__).with_name("schemathesis.toml")),
+             "run", f"{url}/openapi.json", "--checks", "all",
              "--exclude-checks", "positive_data_acceptance", "--max-examples", "50", "--seed", "1",
+             # ask with verify/answer runs the local language model: seconds per call here.
+             "--request-timeout", "180", "--max-response-time", "180",
              "--workers", "2"],
             capture_output=True, text=True, timeout=1200,
         )

@@ -100,6 +100,10 @@ class SecurityMiddleware:
             if not length.isdigit():
                 return await _refuse(send, 400, "invalid_input", "bad Content-Length")
             if int(length) > self.max_body_bytes:
+                if int(length) <= DRAIN_LIMIT_BYTES:
+                    # Read and drop the body first: closing on a client still sending makes
+                    # it see a connection reset instead of the 413.
+                    await _drain(receive)
                 return await _refuse(send, 413, "payload_too_large",
                                      f"request body over {self.max_body_bytes} bytes")
         elif method in BODY_METHODS:
@@ -152,6 +156,17 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
+
+
+#: Bodies announced up to this size are drained before a 413; larger ones are cut off.
+DRAIN_LIMIT_BYTES = 32 << 20
+
+
+async def _drain(receive: Any) -> None:
+    while True:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
 
 
 async def _refuse(send: Send, status: int, code: str, message: str,
