@@ -8,7 +8,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -64,11 +64,12 @@ class ModelServer(ThreadingHTTPServer):
         return f"http://{host!s}:{port}"
 
 
+S = TypeVar("S", bound=ThreadingHTTPServer)
+
+
 @contextmanager
-def model_server() -> Iterator[ModelServer]:
-    """An OpenAI-style ``/v1/embeddings`` and a ``/v1/rerank`` endpoint on loopback."""
-    httpd = ModelServer(("127.0.0.1", 0), _Handler)
-    httpd.requests = []
+def serving(httpd: S) -> Iterator[S]:
+    """Run ``httpd`` on a background thread for the duration of the block."""
     thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
@@ -77,3 +78,12 @@ def model_server() -> Iterator[ModelServer]:
         httpd.shutdown()
         httpd.server_close()
         thread.join(timeout=5)
+
+
+@contextmanager
+def model_server() -> Iterator[ModelServer]:
+    """An OpenAI-style ``/v1/embeddings`` and a ``/v1/rerank`` endpoint on loopback."""
+    httpd = ModelServer(("127.0.0.1", 0), _Handler)
+    httpd.requests = []
+    with serving(httpd) as running:
+        yield running

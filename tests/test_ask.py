@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ import pytest
 import cairn
 from cairn.answer.ask import SYSTEM_RULES, build_messages, cited_refs
 from tests.conftest import run_cli
+from tests.loopback import serving
 from tests.schemas import assert_valid
 
 QUESTION = "When do nightly snapshots run and how long are they kept?"
@@ -76,14 +76,8 @@ def chat_server() -> Iterator[ChatServer]:
     """An OpenAI-style ``/v1/chat/completions`` endpoint on 127.0.0.1 (port chosen by the OS)."""
     httpd = ChatServer(("127.0.0.1", 0), _Handler)
     httpd.requests = []
-    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield httpd
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=5)
+    with serving(httpd) as running:
+        yield running
 
 
 @pytest.fixture
