@@ -505,7 +505,7 @@ class Workspace:
             pending_vector = _background().submit(embedder.embed, [query], kind="query")
         except ModelUnavailable as exc:
             run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
-        bm25 = bm25_search(store, query, filters, depth)
+        bm25 = bm25_search(store, query, filters, depth, snippets=False)
         run.rankings["bm25"] = bm25
         run.stages_run.append("bm25")
         if pending_vector is not None:

@@ -46,6 +46,9 @@ CONVERTER_VERSION = "1"
 _TEXT_KINDS = frozenset({"markdown", "text", "code"})
 #: A batch is written once it holds this many bytes of source, whatever its file count.
 BATCH_BYTES = 32 * 1024 * 1024
+#: The first batch of a run holds at most this many files and each later one twice the
+#: previous, up to ``batch_files``: the writer starts while most files are still parsing.
+FIRST_BATCH_FILES = 250
 
 #: ``progress(done, total)`` is called as files are examined.
 Progress = Callable[[int, int], None]
@@ -271,6 +274,8 @@ PARALLEL_MIN_FILES = 400
 PARALLEL_CHUNK = 64
 #: Chunks in flight per worker: enough that workers never wait while this process writes.
 PARALLEL_WINDOW = 8
+#: Worker processes for parsing (None: one per core).
+PARALLEL_WORKERS: int | None = None
 
 _worker_args: tuple[frozenset[str], IngestLimits, TokenCounter] | None = None
 
@@ -375,8 +380,9 @@ class Indexer:
             if progress is not None:
                 progress(done[0], total)
 
-        for collection, walk in walks:
-            self._index_collection(collection, run_id, walk.files, walk.refused, counts, tick)
+        with self.store.bulk_writes():
+            for collection, walk in walks:
+                self._index_collection(collection, run_id, walk.files, walk.refused, counts, tick)
         self.store.finish_run(run_id, _counts_dict(counts), [c.id for c in collections])
         return run_id, counts, int((time.perf_counter() - started) * 1000)
 
@@ -414,6 +420,7 @@ class Indexer:
         # and the main thread touches the store only after waiting for it.
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-writer")
         pending: Future[int] | None = None
+        batch_limit = min(FIRST_BATCH_FILES, self.limits.batch_files)
 
         def settle() -> None:
             nonlocal pending
@@ -422,12 +429,13 @@ class Indexer:
                 pending = None
 
         def flush() -> None:
-            nonlocal batch, touches, errors, cleared, batch_bytes, pending
+            nonlocal batch, touches, errors, cleared, batch_bytes, pending, batch_limit
             settle()
             if batch or touches or errors or cleared:
                 pending = writer.submit(
                     self.store.write_documents, collection, run_id, batch, touches, errors, cleared
                 )
+                batch_limit = min(batch_limit * 2, self.limits.batch_files)
             batch, touches, errors, cleared = [], [], [], []
             batch_bytes = 0
 
@@ -485,7 +493,7 @@ class Indexer:
                 batch.append((doc, k, docid))
                 batch_bytes += doc.size
                 cleared.append(found.path)
-                if len(batch) >= self.limits.batch_files or batch_bytes >= BATCH_BYTES:
+                if len(batch) >= batch_limit or batch_bytes >= BATCH_BYTES:
                     flush()
             flush()
             settle()
@@ -504,8 +512,9 @@ class Indexer:
         """
         # One worker per core (measured: on 2 cores, 2 workers beat 1 although this process
         # also needs CPU for SQLite).
-        workers = os.cpu_count() or 1
-        if len(jobs) < PARALLEL_MIN_FILES or workers < 2 or "fork" not in mp.get_all_start_methods():
+        cores = os.cpu_count() or 1
+        workers = PARALLEL_WORKERS or cores
+        if len(jobs) < PARALLEL_MIN_FILES or cores < 2 or "fork" not in mp.get_all_start_methods():
             for found, known_hash in jobs:
                 yield prepare_file(found, known_hash, vanished, self.limits, self.count_tokens)
             return

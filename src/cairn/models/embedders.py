@@ -197,7 +197,7 @@ class OnnxMiniLMEmbedder:
         self._model_path = Path(model_path) if model_path is not None else None
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path is not None else None
         self.threads = threads
-        self.query_threads = query_threads or threads
+        self.query_threads = query_threads or 1
         self.batch_size = batch_size
         self.max_seq_length = max_seq_length
         self._dimensions = dimensions
@@ -251,9 +251,9 @@ class OnnxMiniLMEmbedder:
         if not texts:
             empty: NDArray[np.float32] = np.zeros((0, self._dimensions), dtype=np.float32)
             return empty
-        # Short queries may run on their own session (``query_threads``): on a busy machine
-        # one thread answers a single query faster than a thread pool; by default both are
-        # the same session.
+        # Short queries run on their own session (``query_threads``, default 1): a second
+        # pool thread does not make a ~10-token query faster here (the weights are read
+        # either way), and a free core lets BM25 run beside the query embedding.
         single = kind == "query" and len(texts) <= QUERY_SESSION_MAX_TEXTS
         loaded = self._load(self.query_threads if single else self.threads)
         encodings = loaded.tokenizer.encode_batch(list(texts))

@@ -12,26 +12,32 @@ from cairn.store.sqlite import SQLiteStore
 SNIPPET_CHARS = 240
 
 
-def bm25_search(store: SQLiteStore, query: str, filters: SearchFilter, limit: int) -> list[PassageHit]:
+def bm25_search(
+    store: SQLiteStore, query: str, filters: SearchFilter, limit: int, *, snippets: bool = True,
+) -> list[PassageHit]:
     """Rank passages by BM25; filters are applied inside the FTS query, before the cut.
 
     A query with both CJK and other text is run on both indexes and the scores of a
-    passage found by both are added. Snippets are cut around the first query term.
+    passage found by both are added. Snippets are cut around the first query term;
+    ``snippets=False`` leaves them empty (candidate lists that are fused, then cut).
     """
     compiled = compile_query(query)
     hits: dict[int, PassageHit] = {}
+    texts: dict[int, str] = {}
     if compiled.main:
-        for hit in store.search_fts("passages_fts", compiled.main, filters, limit):
+        for hit, text in store.search_fts("passages_fts", compiled.main, filters, limit, with_text=snippets):
             hits[hit.passage_id] = hit
+            texts[hit.passage_id] = text
     if compiled.cjk:
-        for hit in store.search_fts("passages_cjk", compiled.cjk, filters, limit):
+        for hit, text in store.search_fts("passages_cjk", compiled.cjk, filters, limit, with_text=snippets):
             previous = hits.get(hit.passage_id)
             hits[hit.passage_id] = hit if previous is None else previous._replace(score=previous.score + hit.score)
+            texts[hit.passage_id] = text
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.passage_id))[:limit]
-    texts = store.passage_texts([h.passage_id for h in ranked])
+    if not snippets:
+        return ranked
     finder = term_finder(compiled.terms)
-    return [h._replace(snippet=make_snippet(texts.get(h.passage_id, ""), finder)) for h in ranked]
-
+    return [h._replace(snippet=make_snippet(texts[h.passage_id], finder)) for h in ranked]
 
 def term_finder(terms: Sequence[str]) -> re.Pattern[str] | None:
     """One regex finding any query term, case-insensitively, on a word prefix (a cheap

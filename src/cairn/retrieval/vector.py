@@ -76,13 +76,10 @@ def top_k(
     k = min(limit, available)
     if k <= 0:
         return []
-    if k < scores.shape[0]:
-        part = np.argpartition(-scores, k - 1)[:k]
-    else:
-        part = np.arange(scores.shape[0])
+    part = np.argpartition(-scores, k - 1)[:k] if k < scores.shape[0] else np.arange(scores.shape[0])
     # Ties broken by passage id so the same index and query give the same order.
-    order = sorted(part.tolist(), key=lambda i: (-float(scores[i]), int(matrix.ids[i])))
-    return [(int(matrix.ids[i]), round(float(scores[i]), 6)) for i in order]
+    order = part[np.lexsort((matrix.ids[part], -scores[part]))]
+    return [(pid, round(score, 6)) for pid, score in zip(matrix.ids[order].tolist(), scores[order].tolist(), strict=True)]
 
 
 def vector_search(

@@ -115,6 +115,19 @@ class SQLiteStore:
             raise
         self.conn.execute("COMMIT")
 
+    @contextmanager
+    def bulk_writes(self) -> Iterator[None]:
+        """A run of several write transactions: the WAL is checkpointed once, at the end,
+        instead of after every commit that pushed it past SQLite's 1000-page threshold."""
+        self.conn.execute("PRAGMA wal_autocheckpoint = 0")
+        try:
+            yield
+        finally:
+            self.conn.execute("PRAGMA wal_autocheckpoint = 1000")
+            # A busy reader may refuse: the next commit past the threshold checkpoints instead.
+            with suppress(sqlite3.OperationalError):
+                self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
     def acquire_writer(self) -> None:
         """Take the index's writer lock, or fail at once if another process holds it."""
         if self._lock_fd is not None:
@@ -461,13 +474,14 @@ class SQLiteStore:
     # --- reads -----------------------------------------------------------------------------
 
     def search_fts(
-        self, table: str, match: str, filters: SearchFilter, limit: int
-    ) -> list[PassageHit]:
+        self, table: str, match: str, filters: SearchFilter, limit: int, *, with_text: bool = False,
+    ) -> list[tuple[PassageHit, str]]:
         """BM25-ranked passages matching an FTS5 expression, with filters applied inside the query.
 
-        Ranking runs first and alone (joined with the filter tables only when there are
-        filters); metadata is then fetched for the top ``limit`` rows only. Snippets are
-        left empty for the caller.
+        One statement: the ranking runs first and alone as a materialised subquery (joined
+        with the filter tables only when there are filters), then metadata, and with
+        ``with_text`` the passage text, are joined to its top ``limit`` rows only. Returns
+        (hit without snippet, text or "") pairs in rank order.
         """
         if table == "passages_fts":
             rank = "bm25(passages_fts, {}, {}, {})".format(*BM25_WEIGHTS)
@@ -478,38 +492,32 @@ class SQLiteStore:
         where, params = _filter_sql(filters)
         if where:
             ranking = (
-                f"SELECT f.rowid, {rank} AS r FROM {table} f JOIN passages p ON p.id = f.rowid"
+                f"SELECT f.rowid AS id, {rank} AS r FROM {table} f JOIN passages p ON p.id = f.rowid"
                 f" JOIN documents d ON d.id = p.document_id JOIN collections c ON c.id = d.collection_id"
                 f" WHERE {table} MATCH ? AND d.active = 1{where} ORDER BY r, f.rowid LIMIT ?"
             )
         else:
-            ranking = f"SELECT rowid, {rank} AS r FROM {table} WHERE {table} MATCH ? ORDER BY r, rowid LIMIT ?"
+            ranking = f"SELECT rowid AS id, {rank} AS r FROM {table} WHERE {table} MATCH ? ORDER BY r, rowid LIMIT ?"
+        text, text_join = ("t.body", " JOIN passages_fts t ON t.rowid = top.id") if with_text else ("''", "")
+        sql = (
+            f"WITH top AS MATERIALIZED ({ranking})"
+            " SELECT top.id, top.r, d.docid, c.name, d.path, d.title, p.start_line, p.end_line,"
+            f" p.heading_path, {text} FROM top JOIN passages p ON p.id = top.id"
+            " JOIN documents d ON d.id = p.document_id JOIN collections c ON c.id = d.collection_id"
+            f"{text_join} ORDER BY top.r, top.id"
+        )
         try:
-            top = self.conn.execute(ranking, (match, *params, limit)).fetchall()
-            if not top:
-                return []
-            ids = [pid for pid, _ in top]
-            marks = ",".join("?" * len(ids))
-            meta = {
-                row[0]: row
-                for row in self.conn.execute(
-                    "SELECT p.id, d.docid, c.name, d.path, d.title, p.start_line, p.end_line, p.heading_path"
-                    " FROM passages p JOIN documents d ON d.id = p.document_id"
-                    f" JOIN collections c ON c.id = d.collection_id WHERE p.id IN ({marks})",
-                    ids,
-                )
-            }
+            rows = self.conn.execute(sql, (match, *params, limit)).fetchall()
         except sqlite3.OperationalError as exc:
             raise StoreError(f"search failed: {exc}") from exc
-        hits = []
-        for pid, score in top:
-            row = meta[pid]
-            hits.append(PassageHit(
-                passage_id=pid, docid=row[1], collection=row[2], path=row[3], title=row[4],
-                start_line=row[5], end_line=row[6], heading_path=tuple(json.loads(row[7])),
+        return [
+            (PassageHit(
+                passage_id=pid, docid=docid, collection=coll, path=path, title=title,
+                start_line=start, end_line=end, heading_path=tuple(json.loads(headings)),
                 snippet="", score=-float(score),
-            ))
-        return hits
+            ), body)
+            for pid, score, docid, coll, path, title, start, end, headings, body in rows
+        ]
 
     # --- vectors ---------------------------------------------------------------------------
 
