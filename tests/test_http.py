@@ -153,3 +153,42 @@ def test_path_traversal_refused(home: Path, tmp_path: Path) -> None:
         assert httpx.post(f"{url}/v1/get", json={"ref": "notes/leak.md"}).status_code == 404
     assert not (tmp_path / "escape.md").exists() and not (outside / "evil.md").exists()
     assert sorted(p.name for p in outside.iterdir()) == ["secret.md"]
+
+
+def test_cairn_serve_takes_its_token_from_the_environment_or_config(home: Path, tmp_path: Path) -> None:
+    """The token is read by the composition root ($CAIRN_TOKEN, else [serve] token), so it
+    never has to appear on the command line; the real `cairn serve` process enforces it."""
+    import re
+    import subprocess
+    import sys
+
+    from cairn.workspace import open_workspace
+
+    assert open_workspace(home, env={"CAIRN_HOME": str(home)}).settings.serve_token is None
+    assert open_workspace(home, env={"CAIRN_TOKEN": "from-env"}).settings.serve_token == "from-env"
+    configured = tmp_path / "configured"
+    configured.mkdir()
+    (configured / "config.toml").write_text('[serve]\ntoken = "from-config"\n', encoding="utf-8")
+    assert open_workspace(configured, env={}).settings.serve_token == "from-config"
+    assert open_workspace(configured, env={"CAIRN_TOKEN": "env-wins"}).settings.serve_token == "env-wins"
+    (configured / "config.toml").write_text("[serve]\ntoken = 7\n", encoding="utf-8")
+    with pytest.raises(ValidationError, match="serve.token"):
+        open_workspace(configured, env={})
+
+    env = {**os.environ, "CAIRN_HOME": str(home), "CAIRN_TOKEN": "s3cret"}
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("cairn")), "serve", "--port", "0", "--no-mcp"],
+        env=env, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        assert match, line
+        url = f"http://127.0.0.1:{match.group(1)}"
+        assert httpx.get(f"{url}/v1/status", timeout=30).status_code == 401
+        ok = httpx.get(f"{url}/v1/status", headers={"authorization": "Bearer s3cret"}, timeout=30)
+        assert ok.status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

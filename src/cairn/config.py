@@ -60,6 +60,9 @@ class Settings:
     #: The ``[embed]`` table: ``backend`` plus that backend's options.
     embed: Mapping[str, Any] = field(default_factory=lambda: dict(DEFAULT_EMBED))
     raw: Mapping[str, Any] = field(default_factory=dict)
+    #: Bearer token for ``cairn serve`` when ``--token`` is not given: ``$CAIRN_TOKEN``,
+    #: else ``[serve] token`` in config.toml.
+    serve_token: str | None = None
 
 
 def check_index_name(name: str) -> str:

@@ -8,6 +8,7 @@ the CLI's ``--json`` output is ``model_dump(mode="json")`` of what they return.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib.util
 import json
 import os
@@ -1252,8 +1253,16 @@ def _direction(value: str) -> Direction:
 def open_workspace(home: str | Path | None = None, index: str = "default", *,
                    env: Mapping[str, str] | None = None) -> Workspace:
     """Composition root: resolve paths from ``home``/``$CAIRN_HOME``, read config, wire the store."""
-    paths = resolve_paths(home, os.environ if env is None else env)
+    environ = os.environ if env is None else env
+    paths = resolve_paths(home, environ)
     settings = load_settings(paths.config_file)
+    serve = settings.raw.get("serve")
+    configured = serve.get("token") if isinstance(serve, dict) else None
+    if configured is not None and not isinstance(configured, str):
+        raise ValidationError(f"{paths.config_file}: serve.token must be a string")
+    token = environ.get("CAIRN_TOKEN") or configured or None
+    if token:
+        settings = dataclasses.replace(settings, serve_token=token)
     return Workspace(paths, settings, index)
 
 

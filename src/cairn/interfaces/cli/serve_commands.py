@@ -50,8 +50,8 @@ def _missing_extra() -> None:
               help="Address to bind. Anything but loopback requires --token.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
               help="Port (0: any free port; the chosen one is printed).")
-@click.option("--token", envvar="CAIRN_TOKEN", default=None, metavar="TOKEN",
-              help="Bearer token required on every request (env: CAIRN_TOKEN).")
+@click.option("--token", default=None, metavar="TOKEN",
+              help="Bearer token required on every request (default: $CAIRN_TOKEN, else [serve] token in config.toml).")
 @click.option("--enable-write", is_flag=True,
               help="Expose capture, collection add, index and embed (REST and MCP).")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST",
@@ -77,7 +77,7 @@ def serve(state: State, host: str, port: int, token: str | None, enable_write: b
 
     probe, factory = _factory(state)
     settings = ServeSettings(
-        host=host, port=port, token=token or None, enable_write=enable_write, allowed_hosts=allow_hosts,
+        host=host, port=port, token=token or probe.settings.serve_token, enable_write=enable_write, allowed_hosts=allow_hosts,
         allowed_origins=allow_origins, max_body_bytes=max_body, workers=workers, mcp=not no_mcp,
     )
     app = create_app(factory, settings)
