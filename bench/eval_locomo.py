@@ -52,7 +52,7 @@ from pathlib import Path
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 CUTOFFS = (5, 10, 25, 50)
-TURN_STYLES = ("full", "text")
+TURN_STYLES = ("full", "text", "reply")
 _EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 
 
@@ -88,10 +88,13 @@ def normalise_evidence(raw: Sequence[str]) -> tuple[set[str], list[str]]:
     return found, dropped
 
 
-def turn_text(turn: Mapping[str, str], when: str, style: str) -> str:
+def turn_text(turn: Mapping[str, str], when: str, style: str, previous: Mapping[str, str] | None = None) -> str:
     if style == "text":
         return f"{turn['text'].strip()}\n"
     lines = [f"{turn['speaker']}, {when}:", turn["text"].strip()]
+    if style == "reply" and previous is not None:
+        # The message this turn answers, quoted as a mail reply quotes it.
+        lines[:0] = [f"> {previous['speaker']}: {' '.join(previous['text'].split())}", ""]
     if turn.get("blip_caption"):
         lines.append(f"[{turn['speaker']} shared a photo: {turn['blip_caption'].strip()}]")
     return "\n".join(lines) + "\n"
@@ -111,8 +114,10 @@ def load_locomo(path: Path, *, style: str = "full") -> Locomo:
         )
         for _, key in sessions:
             when = str(talk.get(f"{key}_date_time", "")).strip()
+            previous = None
             for turn in talk[key]:
-                own[turn["dia_id"]] = turn_text(turn, when, style)
+                own[turn["dia_id"]] = turn_text(turn, when, style, previous)
+                previous = turn
         turns[conv] = own
         for i, qa in enumerate(sample["qa"]):
             evidence, dropped = normalise_evidence(qa.get("evidence", []))

@@ -172,7 +172,7 @@ def test_cairn_serve_takes_its_token_from_the_environment_or_config(home: Path, 
     assert open_workspace(configured, env={}).settings.serve_token == "from-config"
     assert open_workspace(configured, env={"CAIRN_TOKEN": "env-wins"}).settings.serve_token == "env-wins"
     (configured / "config.toml").write_text("[serve]\ntoken = 7\n", encoding="utf-8")
-    with pytest.raises(ValidationError, match="serve.token"):
+    with pytest.raises(ValidationError, match=r"serve\.token"):
         open_workspace(configured, env={})
 
     env = {**os.environ, "CAIRN_HOME": str(home), "CAIRN_TOKEN": "s3cret"}
