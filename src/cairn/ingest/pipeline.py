@@ -237,6 +237,18 @@ class Prepared:
     error: tuple[str, str] | None  # (code, message)
 
 
+def _read_upto(handle: Any, size: int) -> bytes:
+    """Up to ``size`` bytes (fewer only at the end of the file)."""
+    parts: list[bytes] = []
+    while size > 0:
+        part = handle.read(size)
+        if not part:
+            break
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
+
+
 def prepare_file(
     found: FoundFile, known_hash: str | None, vanished: frozenset[str],
     limits: IngestLimits, count_tokens: TokenCounter,
@@ -249,8 +261,14 @@ def prepare_file(
                 f"file is {found.size} bytes, over the {max_bytes}-byte limit", code="too_large"
             )
         try:
-            with open(found.abs_path, "rb") as handle:
-                data = handle.read(max_bytes + 1)
+            with open(found.abs_path, "rb", buffering=0) as handle:
+                # Ask for the size the walk saw (+1): reading with the 20 MB cap as the size
+                # would allocate that much for every small file. A file that grew since the
+                # walk is read on, up to the cap.
+                limit = max_bytes + 1
+                data = _read_upto(handle, min(found.size + 1, limit))
+                if found.size < len(data) < limit:
+                    data += _read_upto(handle, limit - len(data))
         except OSError as exc:
             raise IngestError(f"cannot read file: {exc.strerror or exc}", code="unreadable") from exc
         if len(data) > max_bytes:
