@@ -67,3 +67,20 @@ def test_worker_encoding_round_trips_and_falls_back_to_pickle(tmp_path: Path) ->
     exotic = Prepared(odd.found, odd.source_hash, pipeline.dataclasses.replace(odd.doc, metadata={"x": Path("odd")}), None)
     blob = _encode([exotic])
     assert blob[:1] == b"P" and _decode(blob) == [exotic]
+
+
+def test_a_file_that_changed_size_since_the_walk_is_read_whole_or_refused(tmp_path: Path) -> None:
+    from cairn.ingest.pipeline import IngestLimits
+    from cairn.ingest.walker import FoundFile
+
+    limits = IngestLimits(max_file_bytes=1000, chunk_max_tokens=256, chunk_min_tokens=48, batch_files=10)
+    note = tmp_path / "grown.md"
+    note.write_text("# Grown\n\n" + "more text " * 50, encoding="utf-8")
+    size = note.stat().st_size
+    for walked in (0, 5, size - 1, size, size + 10):  # stale sizes from the walk
+        prepared = prepare_file(FoundFile("grown.md", str(note), walked, 0), None, frozenset(), limits, estimate_tokens)
+        assert prepared.doc is not None and prepared.doc.size == size
+        assert prepared.doc.text.endswith("more text ")
+    note.write_text("x" * 1500, encoding="utf-8")  # grew over the limit after the walk saw 10 bytes
+    prepared = prepare_file(FoundFile("grown.md", str(note), 10, 0), None, frozenset(), limits, estimate_tokens)
+    assert prepared.doc is None and prepared.error is not None and prepared.error[0] == "too_large"
