@@ -294,6 +294,8 @@ PARALLEL_CHUNK = 64
 PARALLEL_WINDOW = 8
 #: Worker processes for parsing (None: one per core).
 PARALLEL_WORKERS: int | None = None
+#: Added to the workers' nice value.
+WORKER_NICENESS = 10
 
 _worker_args: tuple[frozenset[str], IngestLimits, TokenCounter] | None = None
 
@@ -308,6 +310,10 @@ def _init_worker(
     for fd in close_fds:
         with contextlib.suppress(OSError):
             os.close(fd)
+    # The writer in the parent is the bottleneck of a full index; parsing runs ahead of it
+    # (a window of chunks per worker), so workers yield the CPU to it when cores are short.
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     _die_with_parent()
 
 
