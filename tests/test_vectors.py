@@ -103,7 +103,32 @@ def test_strong_signal_and_thorough_expansion(ws: Any, notes: Path) -> None:
     assert "strong-signal" in strong.meta.stages_run and "expand" not in strong.meta.stages_run
     weak = ws.query("backup strategy", mode="thorough", explain=True)
     assert "expand" in weak.meta.stages_run
-    assert ws.query("offline maps data", mode="fast").meta.stages_run == ["bm25", "vector", "fuse"]
+    assert ws.query("offline maps data", mode="fast").meta.stages_run == ["bm25", "vector:int8", "fuse"]
+
+
+def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, notes: Path, cairn_home: Path) -> None:
+    import numpy as np
+
+    from cairn.models.embedders import OnnxMiniLMEmbedder
+
+    embedded(ws, notes)  # embed() also derives the int8 query model into $CAIRN_HOME/models
+    derived = list((cairn_home / "models").glob("minilm-q8dyn-*.onnx"))
+    assert len(derived) == 1 and not list((cairn_home / "models").glob(".derive-*"))
+    exact = OnnxMiniLMEmbedder()
+    fast = OnnxMiniLMEmbedder(fast_query_dir=cairn_home / "models")
+    for query in ("where do backups go", "offline maps data for travel", "zstd compression level"):
+        vector, encoder = fast.embed_query_fast(query)
+        assert encoder == "int8" and vector.shape == (384,) and vector.dtype == np.float32
+        assert float(vector @ exact.embed([query], kind="query")[0]) > 0.97
+        assert abs(float(np.linalg.norm(vector)) - 1) < 1e-5
+    assert exact.embed_query_fast("backups")[1] == "exact"  # no cache folder: the exact model
+    blocked = cairn_home / "not-a-folder"
+    blocked.write_text("", encoding="utf-8")
+    fallback = OnnxMiniLMEmbedder(fast_query_dir=blocked)
+    assert fallback.embed_query_fast("backups")[1] == "exact"
+    assert fallback.prepare_fast_query() is not None  # says why
+    result = ws.query("where do backups go", mode="fast")
+    assert result.meta.mode == "hybrid" and "vector:int8" in result.meta.stages_run
 
 
 def test_reranker_stage_over_http(ws: Any, notes: Path, cairn_home: Path) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote, unquote
 
 from cairn import contracts as c
@@ -434,6 +434,9 @@ class Workspace:
             after = store.count_pending(fingerprint, cids)
         finally:
             store.release_writer()
+        prepare = getattr(embedder, "prepare_fast_query", None)
+        if prepare is not None:
+            prepare()  # build the int8 query model now, not on the first `query --fast`
         return c.EmbedSummary(
             embedder=fingerprint, embedded=done, pending_before=before, pending_after=after,
             batches=batches, elapsed_ms=int((time.perf_counter() - started) * 1000), tokens=tokens,
@@ -468,7 +471,11 @@ class Workspace:
         if self._embedder_obj is None:
             from cairn.models.embedders import create_embedder
 
-            self._embedder_obj = create_embedder(self.settings.embed)
+            config = dict(self.settings.embed)
+            if config.get("backend") == "onnx-minilm" and "fast_query_dir" not in config:
+                # The derived int8 query model of `query --fast` is cached with the data.
+                config["fast_query_dir"] = str(self.paths.data_dir / "models")
+            self._embedder_obj = create_embedder(config)
         return self._embedder_obj
 
     def _ready_embedder(self, store: SQLiteStore) -> Embedder:
@@ -503,7 +510,11 @@ class Workspace:
         pending_vector = None
         try:
             embedder = self._ready_embedder(store)
-            pending_vector = _background().submit(embedder.embed, [query], kind="query")
+            fast = getattr(embedder, "embed_query_fast", None) if mode == "fast" else None
+            if fast is not None:  # the int8 query encoder (docs/design.md)
+                pending_vector = _background().submit(fast, query)
+            else:
+                pending_vector = _background().submit(_exact_query_vector, embedder, query)
         except ModelUnavailable as exc:
             run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
         bm25 = bm25_search(store, query, filters, depth, snippets=False)
@@ -511,9 +522,9 @@ class Workspace:
         run.stages_run.append("bm25")
         if pending_vector is not None:
             try:
-                query_vector = pending_vector.result()[0]
+                query_vector, encoder = pending_vector.result()
                 run.rankings["vector"] = nearest(store, embedder.fingerprint, query_vector, filters, depth)
-                run.stages_run.append("vector")
+                run.stages_run.append("vector" if encoder == "exact" else f"vector:{encoder}")
                 run.vectors = True
                 run.embedder = embedder.fingerprint
             except ModelUnavailable as exc:
@@ -1124,6 +1135,10 @@ GRAPH_SEEDS = 5
 GRAPH_PER_SEED = 5
 GRAPH_MAX = 20
 DIAGNOSE_DEPTH = 1000
+def _exact_query_vector(embedder: Embedder, query: str) -> tuple[Any, str]:
+    return embedder.embed([query], kind="query")[0], "exact"
+
+
 _STAGE_NAMES: dict[str, c.Stage] = {"bm25": "bm25", "bm25x": "bm25", "vector": "vector", "graph": "graph", "rerank": "rerank"}
 
 
