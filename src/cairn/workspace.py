@@ -15,7 +15,7 @@ import os
 import re
 import sqlite3
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from cairn.models.embedders import Embedder
     from cairn.models.generators import Generator
     from cairn.retrieval.hybrid import Fused, Reranker
+    from cairn.retrieval.vector import VectorMatrix
 
 COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DOCID = re.compile(r"^#?([0-9a-f]{6,64})$")
@@ -497,33 +498,33 @@ class Workspace:
         self, store: SQLiteStore, query: str, filters: SearchFilter, limit: int, *, mode: QueryMode,
         graph: bool, all_passages: bool, depth: int | None = None,
     ) -> HybridRun:
-        from cairn.retrieval.hybrid import FeedbackExpander, Fused, StageRank, fuse, strong_signal
-        from cairn.retrieval.vector import nearest
+        from cairn.retrieval.hybrid import FeedbackExpander, StageRank, fuse, strong_signal
+        from cairn.retrieval.vector import allowed_ids, load_matrix
 
         if mode not in ("fast", "default", "thorough"):
             raise ValidationError(f"unknown query mode {mode!r}: use fast, default or thorough")
         depth = depth or max(CANDIDATES, limit * 5)
         run = HybridRun(depth=depth)
         compile_query(query)  # bad queries fail before any model work starts
-        # The query is embedded on a helper thread while BM25 runs: onnxruntime and SQLite
-        # both release the GIL, so the two stages overlap instead of adding up.
+        # The vector stage (embed the query, then search the matrix) runs on a helper
+        # thread while BM25 runs here: onnxruntime, NumPy and SQLite release the GIL, so
+        # the stages overlap. The helper touches no store: matrix and filter ids are read first.
         pending_vector = None
         try:
             embedder = self._ready_embedder(store)
             fast = getattr(embedder, "embed_query_fast", None) if mode == "fast" else None
-            if fast is not None:  # the int8 query encoder (docs/design.md)
-                pending_vector = _background().submit(fast, query)
-            else:
-                pending_vector = _background().submit(_exact_query_vector, embedder, query)
+            pending_vector = _background().submit(
+                _vector_stage, fast, embedder, query, load_matrix(store, embedder.fingerprint),
+                allowed_ids(store, filters), depth,
+            )
         except ModelUnavailable as exc:
             run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
-        bm25 = bm25_search(store, query, filters, depth, snippets=False)
+        bm25 = bm25_search(store, query, filters, depth, candidates=True)
         run.rankings["bm25"] = bm25
         run.stages_run.append("bm25")
         if pending_vector is not None:
             try:
-                query_vector, encoder = pending_vector.result()
-                run.rankings["vector"] = nearest(store, embedder.fingerprint, query_vector, filters, depth)
+                run.rankings["vector"], encoder = pending_vector.result()
                 run.stages_run.append("vector" if encoder == "exact" else f"vector:{encoder}")
                 run.vectors = True
                 run.embedder = embedder.fingerprint
@@ -537,7 +538,7 @@ class Workspace:
             feedback = store.passage_texts([h.passage_id for h in bm25[:5]])
             extra = FeedbackExpander().expand(query, [feedback[h.passage_id] for h in bm25[:5] if h.passage_id in feedback])
             if extra:
-                run.rankings["bm25x"] = bm25_search(store, f"{query} {extra}", filters, depth)
+                run.rankings["bm25x"] = bm25_search(store, f"{query} {extra}", filters, depth, candidates=True)
                 run.stages_run.append("expand")
         if graph:
             self._graph_stage(store, run, filters)
@@ -555,11 +556,16 @@ class Workspace:
                     item = head[i]
                     stages = dict(item.stages)
                     stages["rerank"] = StageRank(rank, round(scores[i], 6))
-                    reranked.append(Fused(item.hit, item.score, stages))
+                    reranked.append(item._replace(stages=stages))
                 run.fused = reranked + run.fused[RERANK_DEPTH:]
                 run.stages_run.append("rerank")
             except ModelUnavailable as exc:
                 run.hints.append(f"rerank skipped: {exc.message}")
+        # Candidates carry only passage id, docid and score; the units that can be returned
+        # get their metadata now, in one query.
+        head = run.fused[:limit]
+        full = {hit.passage_id: hit for hit in store.complete_hits([f.hit for f in head])}
+        run.fused[:limit] = [f._replace(hit=full[f.hit.passage_id]) for f in head if f.hit.passage_id in full]
         return run
 
     def _graph_stage(self, store: SQLiteStore, run: HybridRun, filters: SearchFilter) -> None:
@@ -1135,8 +1141,16 @@ GRAPH_SEEDS = 5
 GRAPH_PER_SEED = 5
 GRAPH_MAX = 20
 DIAGNOSE_DEPTH = 1000
-def _exact_query_vector(embedder: Embedder, query: str) -> tuple[Any, str]:
-    return embedder.embed([query], kind="query")[0], "exact"
+def _vector_stage(
+    fast: Callable[[str], tuple[Any, str]] | None, embedder: Embedder, query: str, matrix: VectorMatrix,
+    allowed: Any, depth: int,
+) -> tuple[list[PassageHit], str]:
+    """Embed the query (the int8 encoder when ``fast`` is given) and take its nearest
+    passages as light hits; returns them and the encoder used."""
+    from cairn.retrieval.vector import nearest_candidates
+
+    vector, encoder = fast(query) if fast is not None else (embedder.embed([query], kind="query")[0], "exact")
+    return nearest_candidates(matrix, vector, depth, allowed), encoder
 
 
 _STAGE_NAMES: dict[str, c.Stage] = {"bm25": "bm25", "bm25x": "bm25", "vector": "vector", "graph": "graph", "rerank": "rerank"}
@@ -1144,7 +1158,10 @@ _STAGE_NAMES: dict[str, c.Stage] = {"bm25": "bm25", "bm25x": "bm25", "vector": "
 
 @dataclass
 class HybridRun:
-    """Everything one hybrid query produced, for results, explain and diagnose."""
+    """Everything one hybrid query produced, for results, explain and diagnose.
+
+    Ranked lists and fused units beyond the first ``limit`` hold light hits (passage id,
+    docid and score only, :func:`cairn.store.sqlite.light_hit`)."""
 
     depth: int
     rankings: dict[str, list[PassageHit]] = field(default_factory=dict)

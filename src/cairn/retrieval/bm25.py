@@ -13,28 +13,31 @@ SNIPPET_CHARS = 240
 
 
 def bm25_search(
-    store: SQLiteStore, query: str, filters: SearchFilter, limit: int, *, snippets: bool = True,
+    store: SQLiteStore, query: str, filters: SearchFilter, limit: int, *, candidates: bool = False,
 ) -> list[PassageHit]:
     """Rank passages by BM25; filters are applied inside the FTS query, before the cut.
 
     A query with both CJK and other text is run on both indexes and the scores of a
-    passage found by both are added. Snippets are cut around the first query term;
-    ``snippets=False`` leaves them empty (candidate lists that are fused, then cut).
+    passage found by both are added. Snippets are cut around the first query term.
+    ``candidates=True`` returns light hits (passage id, docid, score: lists that are
+    fused, then cut, then completed by :meth:`SQLiteStore.complete_hits`).
     """
     compiled = compile_query(query)
     hits: dict[int, PassageHit] = {}
     texts: dict[int, str] = {}
     if compiled.main:
-        for hit, text in store.search_fts("passages_fts", compiled.main, filters, limit, with_text=snippets):
+        for hit, text in store.search_fts("passages_fts", compiled.main, filters, limit,
+                                          with_text=not candidates, light=candidates):
             hits[hit.passage_id] = hit
             texts[hit.passage_id] = text
     if compiled.cjk:
-        for hit, text in store.search_fts("passages_cjk", compiled.cjk, filters, limit, with_text=snippets):
+        for hit, text in store.search_fts("passages_cjk", compiled.cjk, filters, limit,
+                                          with_text=not candidates, light=candidates):
             previous = hits.get(hit.passage_id)
             hits[hit.passage_id] = hit if previous is None else previous._replace(score=previous.score + hit.score)
             texts[hit.passage_id] = text
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.passage_id))[:limit]
-    if not snippets:
+    if candidates:
         return ranked
     finder = term_finder(compiled.terms)
     return [h._replace(snippet=make_snippet(texts[h.passage_id], finder)) for h in ranked]

@@ -12,8 +12,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
 
 from cairn.errors import ModelUnavailable
 from cairn.retrieval.query import STOPWORDS
@@ -30,19 +30,18 @@ STAGE_WEIGHTS: Mapping[str, float] = {"bm25": 1.0, "vector": 1.0, "bm25x": 0.5, 
 STRONG_SIGNAL_RATIO = 2.0
 
 
-@dataclass(frozen=True, slots=True)
-class StageRank:
+class StageRank(NamedTuple):
     rank: int  # 1-based, among units (documents, or passages when not collapsing)
     score: float
 
 
-@dataclass(frozen=True, slots=True)
-class Fused:
-    """One fused unit: its representative passage and what each stage said about it."""
+class Fused(NamedTuple):
+    """One fused unit: its representative passage and what each stage said about it
+    (NamedTuples: built for every candidate of every hybrid query)."""
 
     hit: PassageHit
     score: float
-    stages: dict[str, StageRank] = field(default_factory=dict)
+    stages: dict[str, StageRank]
 
 
 def fuse(
@@ -55,23 +54,27 @@ def fuse(
     that of its best passage), and the representative passage of a document is the one
     from the stage that ranked it best. Ties break by stage order, then passage id.
     """
-    units: dict[object, dict[str, tuple[int, PassageHit]]] = {}
-    for stage, hits in rankings.items():
+    # unit -> [score, best rank, stage order of that rank, representative hit, stages]
+    units: dict[object, list[Any]] = {}
+    for order, (stage, hits) in enumerate(rankings.items()):
+        weight = weights.get(stage, 1.0)
         seen: set[object] = set()
+        rank = 0
         for hit in hits:
             unit: object = hit.docid if per_document else hit.passage_id
             if unit in seen:
                 continue
             seen.add(unit)
-            units.setdefault(unit, {})[stage] = (len(seen), hit)
-    stage_order = {stage: i for i, stage in enumerate(rankings)}
-    fused: list[Fused] = []
-    for by_stage in units.values():
-        score = sum(weights.get(stage, 1.0) / (k + rank) for stage, (rank, _) in by_stage.items())
-        best_stage = min(by_stage, key=lambda s: (by_stage[s][0], stage_order[s]))
-        hit = by_stage[best_stage][1]
-        stages = {stage: StageRank(rank, round(h.score, 6)) for stage, (rank, h) in by_stage.items()}
-        fused.append(Fused(hit, round(score, 8), stages))
+            rank += 1
+            entry = units.get(unit)
+            if entry is None:
+                units[unit] = [weight / (k + rank), rank, order, hit, {stage: StageRank(rank, round(hit.score, 6))}]
+                continue
+            entry[0] += weight / (k + rank)
+            if rank < entry[1]:  # equal ranks keep the earlier stage's passage
+                entry[1], entry[2], entry[3] = rank, order, hit
+            entry[4][stage] = StageRank(rank, round(hit.score, 6))
+    fused = [Fused(hit, round(score, 8), stages) for score, _, _, hit, stages in units.values()]
     fused.sort(key=lambda f: (-f.score, f.hit.passage_id))
     return fused
 

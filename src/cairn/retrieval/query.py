@@ -26,6 +26,7 @@ table's results and vice versa (the caller fuses the two result lists).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -101,11 +102,13 @@ def cjk_bigrams(text: str) -> str:
     return " ".join(out)
 
 
+@functools.lru_cache(maxsize=256)
 def compile_query(query: str) -> CompiledQuery:
     """Compile user search text into FTS5 MATCH expressions (see the module docstring).
 
     Raises :class:`ValidationError` when nothing searchable is left: empty input,
-    punctuation only, or exclusions only.
+    punctuation only, or exclusions only. Pure, so cached: one query compiles once
+    although BM25, fusion and snippets all ask for it.
     """
     words: list[_Term] = []
     phrases: list[_Term] = []

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cairn.store.records import PassageHit, SearchFilter
-from cairn.store.sqlite import SQLiteStore
+from cairn.store.sqlite import SQLiteStore, light_hit
 
 if TYPE_CHECKING:
     import numpy as np
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 class VectorMatrix:
     ids: NDArray[np.int64]
     matrix: NDArray[np.float32]
+    docids: tuple[str, ...] = ()  # docid of each row
 
 
 _CACHE: dict[tuple[str, str], tuple[tuple[int, int, int], VectorMatrix]] = {}
@@ -47,12 +48,12 @@ def load_matrix(store: SQLiteStore, fingerprint: str) -> VectorMatrix:
         cached = _CACHE.get(key)
         if cached is not None and cached[0] == version:
             return cached[1]
-    ids, blobs = store.vector_rows(fingerprint)
+    ids, docids, blobs = store.vector_rows(fingerprint)
     if blobs:
         matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
     else:
         matrix = np.zeros((0, 0), dtype=np.float32)
-    loaded = VectorMatrix(np.asarray(ids, dtype=np.int64), matrix)
+    loaded = VectorMatrix(np.asarray(ids, dtype=np.int64), matrix, tuple(docids))
     with _CACHE_LOCK:
         _CACHE[key] = (version, loaded)
     return loaded
@@ -62,6 +63,13 @@ def top_k(
     matrix: VectorMatrix, query: NDArray[np.float32], limit: int, allowed: NDArray[np.int64] | None
 ) -> list[tuple[int, float]]:
     """Exact top-``limit`` (passage id, cosine) pairs, optionally among ``allowed`` ids only."""
+    return [(int(matrix.ids[row]), score) for row, score in top_rows(matrix, query, limit, allowed)]
+
+
+def top_rows(
+    matrix: VectorMatrix, query: NDArray[np.float32], limit: int, allowed: NDArray[np.int64] | None
+) -> list[tuple[int, float]]:
+    """Exact top-``limit`` (matrix row, cosine rounded to 6 places) pairs, best first."""
     import numpy as np
 
     if matrix.matrix.shape[0] == 0:
@@ -79,7 +87,7 @@ def top_k(
     part = np.argpartition(-scores, k - 1)[:k] if k < scores.shape[0] else np.arange(scores.shape[0])
     # Ties broken by passage id so the same index and query give the same order.
     order = part[np.lexsort((matrix.ids[part], -scores[part]))]
-    return [(pid, round(score, 6)) for pid, score in zip(matrix.ids[order].tolist(), scores[order].tolist(), strict=True)]
+    return [(row, round(score, 6)) for row, score in zip(order.tolist(), scores[order].tolist(), strict=True)]
 
 
 def vector_search(
@@ -95,11 +103,26 @@ def nearest(
     limit: int, exclude: frozenset[int] = frozenset(),
 ) -> list[PassageHit]:
     """Passages nearest to ``query_vector`` among those passing ``filters``."""
+    matrix = load_matrix(store, fingerprint)
+    rows = top_rows(matrix, query_vector, limit, allowed_ids(store, filters, exclude))
+    return store.passage_hits([(int(matrix.ids[row]), score) for row, score in rows])
+
+
+def allowed_ids(
+    store: SQLiteStore, filters: SearchFilter, exclude: frozenset[int] = frozenset()
+) -> NDArray[np.int64] | None:
+    """Sorted ids of the passages a filtered search may return; None when all may."""
     import numpy as np
 
-    matrix = load_matrix(store, fingerprint)
-    allowed = None
-    if filters != SearchFilter() or exclude:
-        ids = store.filtered_passage_ids(filters)
-        allowed = np.asarray(sorted(set(ids) - exclude), dtype=np.int64)
-    return store.passage_hits(top_k(matrix, query_vector, limit, allowed))
+    if filters == SearchFilter() and not exclude:
+        return None
+    return np.asarray(sorted(set(store.filtered_passage_ids(filters)) - exclude), dtype=np.int64)
+
+
+def nearest_candidates(
+    matrix: VectorMatrix, query_vector: NDArray[np.float32], limit: int, allowed: NDArray[np.int64] | None,
+) -> list[PassageHit]:
+    """Light hits (passage id, docid, score) nearest to ``query_vector``: no store access,
+    so this can run off the thread that uses the store."""
+    return [light_hit(int(matrix.ids[row]), matrix.docids[row], score)
+            for row, score in top_rows(matrix, query_vector, limit, allowed)]

@@ -50,6 +50,12 @@ def _json_dict(value: dict[str, Any]) -> str:
     return _dumps(value) if value else "{}"
 
 
+def light_hit(passage_id: int, docid: str, score: float) -> PassageHit:
+    """A candidate hit: passage id, docid and score only (metadata is filled in by
+    :meth:`SQLiteStore.complete_hits` for the hits that are returned)."""
+    return PassageHit(passage_id, docid, "", "", "", 0, 0, (), "", score)
+
+
 class SQLiteStore:
     """All persistent state of one index, in one SQLite file."""
 
@@ -475,13 +481,15 @@ class SQLiteStore:
 
     def search_fts(
         self, table: str, match: str, filters: SearchFilter, limit: int, *, with_text: bool = False,
+        light: bool = False,
     ) -> list[tuple[PassageHit, str]]:
         """BM25-ranked passages matching an FTS5 expression, with filters applied inside the query.
 
         One statement: the ranking runs first and alone as a materialised subquery (joined
         with the filter tables only when there are filters), then metadata, and with
         ``with_text`` the passage text, are joined to its top ``limit`` rows only. Returns
-        (hit without snippet, text or "") pairs in rank order.
+        (hit without snippet, text or "") pairs in rank order. ``light`` hits carry only the
+        passage id, docid and score (candidate lists; see :func:`light_hit`).
         """
         if table == "passages_fts":
             rank = "bm25(passages_fts, {}, {}, {})".format(*BM25_WEIGHTS)
@@ -498,6 +506,17 @@ class SQLiteStore:
             )
         else:
             ranking = f"SELECT rowid AS id, {rank} AS r FROM {table} WHERE {table} MATCH ? ORDER BY r, rowid LIMIT ?"
+        if light:
+            sql = (
+                f"WITH top AS MATERIALIZED ({ranking}) SELECT top.id, top.r, d.docid FROM top"
+                " JOIN passages p ON p.id = top.id JOIN documents d ON d.id = p.document_id"
+                " ORDER BY top.r, top.id"
+            )
+            try:
+                found = self.conn.execute(sql, (match, *params, limit)).fetchall()
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"search failed: {exc}") from exc
+            return [(light_hit(pid, docid, -float(score)), "") for pid, score, docid in found]
         text, text_join = ("t.body", " JOIN passages_fts t ON t.rowid = top.id") if with_text else ("''", "")
         sql = (
             f"WITH top AS MATERIALIZED ({ranking})"
@@ -565,18 +584,21 @@ class SQLiteStore:
                 [(tokens, h) for h, _, _, tokens in rows],
             )
 
-    def vector_rows(self, fingerprint: str) -> tuple[list[int], list[bytes]]:
-        """(passage ids, vector blobs) of every active passage that has a vector for ``fingerprint``."""
+    def vector_rows(self, fingerprint: str) -> tuple[list[int], list[str], list[bytes]]:
+        """(passage ids, their docids, vector blobs) of every passage that has a vector for
+        ``fingerprint``."""
         ids: list[int] = []
+        docids: list[str] = []
         blobs: list[bytes] = []
-        for pid, blob in self.conn.execute(
-            "SELECT p.id, v.vector FROM passages p JOIN vectors v"
-            " ON v.passage_hash = p.passage_hash AND v.fingerprint = ? ORDER BY p.id",
+        for pid, docid, blob in self.conn.execute(
+            "SELECT p.id, d.docid, v.vector FROM passages p JOIN documents d ON d.id = p.document_id"
+            " JOIN vectors v ON v.passage_hash = p.passage_hash AND v.fingerprint = ? ORDER BY p.id",
             (fingerprint,),
         ):
             ids.append(pid)
+            docids.append(docid)
             blobs.append(blob)
-        return ids, blobs
+        return ids, docids, blobs
 
     def filtered_passage_ids(self, filters: SearchFilter) -> list[int]:
         """Ids of active passages that pass ``filters`` (for filtering inside vector search)."""
@@ -586,6 +608,10 @@ class SQLiteStore:
             f" JOIN collections c ON c.id = d.collection_id WHERE d.active = 1{where}",
             params,
         )]
+
+    def complete_hits(self, hits: Sequence[PassageHit]) -> list[PassageHit]:
+        """Full hits (metadata, no snippet) for possibly light ones, same order and scores."""
+        return self.passage_hits([(h.passage_id, h.score) for h in hits])
 
     def passage_hits(self, scored: Sequence[tuple[int, float]]) -> list[PassageHit]:
         """PassageHits (without snippets) for (passage id, score) pairs, in the given order."""
