@@ -270,9 +270,12 @@ class Workspace:
         since: str | None = None, until: str | None = None,
     ) -> c.SearchResponse:
         """Hybrid search: BM25 and vector rankings over the same passages, fused (RRF), one
-        result per document unless ``all_passages``. ``mode``: ``fast`` (BM25 + vectors),
-        ``default`` (plus a configured reranker), ``thorough`` (plus query expansion).
-        A strong BM25 signal skips expansion and reranking. ``explain`` adds per-stage ranks."""
+        result per document unless ``all_passages``. ``mode``: ``fast`` (BM25 + vectors, the
+        query embedded by the int8 encoder); ``default`` (plus one pseudo-relevance feedback
+        round: BM25 expanded by 6 words of the fused top, ``bm25x``, and a second vector
+        search from the query moved towards the top passages' vectors, ``vectorx``; plus a
+        configured reranker); ``thorough`` (the same with 10 expansion words). A strong BM25
+        signal skips feedback and reranking. ``explain`` adds per-stage ranks."""
         from cairn.retrieval.hybrid import FUSION_VERSION
 
         store, filters, meta_filters = self._search_setup(limit, collections, tags_any, tags_all, since, until)
@@ -361,8 +364,8 @@ class Workspace:
         run = self._hybrid(store, query, filters, limit, mode=mode, graph=False, all_passages=False)
         deep = self._hybrid(store, query, filters, DIAGNOSE_DEPTH, mode=mode, graph=False, all_passages=False,
                             depth=DIAGNOSE_DEPTH)
-        for stage in ("bm25", "vector", "bm25x"):
-            ran = stage in run.stages_run
+        for stage, marker in (("bm25", "bm25"), ("vector", "vector"), ("bm25x", "expand"), ("vectorx", "vector-feedback")):
+            ran = marker in run.stages_run or (stage == "vector" and any(s.startswith("vector:") for s in run.stages_run))
             in_cut = _doc_rank(run.rankings.get(stage, ()), record.docid)
             anywhere = _doc_rank(deep.rankings.get(stage, ()), record.docid)
             if not ran:
@@ -498,8 +501,10 @@ class Workspace:
         self, store: SQLiteStore, query: str, filters: SearchFilter, limit: int, *, mode: QueryMode,
         graph: bool, all_passages: bool, depth: int | None = None,
     ) -> HybridRun:
+        from cairn.retrieval import hybrid
         from cairn.retrieval.hybrid import FeedbackExpander, StageRank, fuse, strong_signal
-        from cairn.retrieval.vector import allowed_ids, load_matrix
+        from cairn.retrieval.vector import allowed_ids, feedback_query, load_matrix
+        from cairn.retrieval.vector import nearest_candidates as nearest
 
         if mode not in ("fast", "default", "thorough"):
             raise ValidationError(f"unknown query mode {mode!r}: use fast, default or thorough")
@@ -509,22 +514,29 @@ class Workspace:
         # The vector stage (embed the query, then search the matrix) runs on a helper
         # thread while BM25 runs here: onnxruntime, NumPy and SQLite release the GIL, so
         # the stages overlap. The helper touches no store: matrix and filter ids are read first.
-        pending_vector = None
+        pending_vector: Any = None  # a future: (hits, encoder) in mode fast, else the query vector
+        matrix, allowed, query_vector = None, None, None
         try:
             embedder = self._ready_embedder(store)
-            fast = getattr(embedder, "embed_query_fast", None) if mode == "fast" else None
-            pending_vector = _background().submit(
-                _vector_stage, fast, embedder, query, load_matrix(store, embedder.fingerprint),
-                allowed_ids(store, filters), depth,
-            )
+            matrix, allowed = load_matrix(store, embedder.fingerprint), allowed_ids(store, filters)
+            if mode == "fast":
+                pending_vector = _background().submit(
+                    _vector_stage, getattr(embedder, "embed_query_fast", None), embedder, query, matrix, allowed, depth,
+                )
+            else:  # the feedback round below needs the query vector itself
+                pending_vector = _background().submit(embedder.embed, [query], kind="query")
         except ModelUnavailable as exc:
             run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
         bm25 = bm25_search(store, query, filters, depth, candidates=True)
         run.rankings["bm25"] = bm25
         run.stages_run.append("bm25")
-        if pending_vector is not None:
+        if pending_vector is not None and matrix is not None:
             try:
-                run.rankings["vector"], encoder = pending_vector.result()
+                if mode == "fast":
+                    run.rankings["vector"], encoder = pending_vector.result()
+                else:
+                    query_vector = pending_vector.result()[0]
+                    run.rankings["vector"], encoder = nearest(matrix, query_vector, depth, allowed), "exact"
                 run.stages_run.append("vector" if encoder == "exact" else f"vector:{encoder}")
                 run.vectors = True
                 run.embedder = embedder.fingerprint
@@ -534,15 +546,29 @@ class Workspace:
         strong = mode != "fast" and strong_signal(bm25)
         if strong:
             run.stages_run.append("strong-signal")
-        if mode == "thorough" and not strong and bm25:
-            feedback = store.passage_texts([h.passage_id for h in bm25[:5]])
-            extra = FeedbackExpander().expand(query, [feedback[h.passage_id] for h in bm25[:5] if h.passage_id in feedback])
+        # Pseudo-relevance feedback: the representative passages of the first fused units
+        # expand the BM25 query (bm25x) and shift the query vector towards them (vectorx).
+        weights = hybrid.STAGE_WEIGHTS
+        if mode != "fast" and not strong and bm25:
+            depth_fb = max(hybrid.FEEDBACK_TEXT_PASSAGES, hybrid.FEEDBACK_VECTOR_PASSAGES)
+            first = [f.hit.passage_id for f in fuse(run.rankings, per_document=not all_passages)[:depth_fb]]
+            top = first[: hybrid.FEEDBACK_TEXT_PASSAGES]
+            texts = store.passage_texts(top)
+            expander = FeedbackExpander(terms=FEEDBACK_TERMS[mode])
+            extra = expander.expand(query, [texts[pid] for pid in top if pid in texts])
             if extra:
                 run.rankings["bm25x"] = bm25_search(store, f"{query} {extra}", filters, depth, candidates=True)
                 run.stages_run.append("expand")
+            if matrix is not None and query_vector is not None and run.vectors:
+                shifted = feedback_query(matrix, query_vector, first[: hybrid.FEEDBACK_VECTOR_PASSAGES],
+                                         hybrid.ROCCHIO_BETA)
+                if shifted is not None:
+                    run.rankings["vectorx"] = nearest(matrix, shifted, depth, allowed)
+                    run.stages_run.append("vector-feedback")
+                    weights = hybrid.FEEDBACK_WEIGHTS
         if graph:
             self._graph_stage(store, run, filters)
-        run.fused = fuse(run.rankings, per_document=not all_passages)
+        run.fused = fuse(run.rankings, per_document=not all_passages, weights=weights)
         run.stages_run.append("fuse")
         reranker = self._reranker()
         if reranker is not None and mode != "fast" and not strong and run.fused:
@@ -1141,6 +1167,8 @@ GRAPH_SEEDS = 5
 GRAPH_PER_SEED = 5
 GRAPH_MAX = 20
 DIAGNOSE_DEPTH = 1000
+#: Expansion terms of the feedback round: thorough adds more of them.
+FEEDBACK_TERMS: dict[str, int] = {"default": 6, "thorough": 10}
 def _vector_stage(
     fast: Callable[[str], tuple[Any, str]] | None, embedder: Embedder, query: str, matrix: VectorMatrix,
     allowed: Any, depth: int,
@@ -1153,7 +1181,9 @@ def _vector_stage(
     return nearest_candidates(matrix, vector, depth, allowed), encoder
 
 
-_STAGE_NAMES: dict[str, c.Stage] = {"bm25": "bm25", "bm25x": "bm25", "vector": "vector", "graph": "graph", "rerank": "rerank"}
+_STAGE_NAMES: dict[str, c.Stage] = {
+    "bm25": "bm25", "bm25x": "bm25", "vector": "vector", "vectorx": "vector", "graph": "graph", "rerank": "rerank",
+}
 
 
 @dataclass

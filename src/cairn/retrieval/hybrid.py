@@ -20,12 +20,25 @@ from cairn.retrieval.query import STOPWORDS
 from cairn.store.records import PassageHit
 
 #: Version of the fusion formula; stored with every hybrid result set.
-FUSION_VERSION = "rrf-2:k=10:w(bm25=1,vector=1,bm25x=0.5,graph=0.3)"
+FUSION_VERSION = "rrf-3:k=10:w(bm25=1,vector=1,bm25x=0.5,graph=0.3):prf(vector=0.5,vectorx=0.5)"
 #: k = 10 rather than the customary 60: one setting measured on NFCorpus, Cranfield,
 #: MEDLINE and LoCoMo together (bench/RESULTS.md) keeps every IR gain and lifts LoCoMo
 #: recall@5 by ~5 points, because a top-ranked turn matters more than a deep consensus.
 RRF_K = 10
 STAGE_WEIGHTS: Mapping[str, float] = {"bm25": 1.0, "vector": 1.0, "bm25x": 0.5, "graph": 0.3}
+#: Weights once the feedback round has run: the query's own vector list and the
+#: feedback vector list (``vectorx``) share the vector weight, so feedback refines the
+#: vector evidence instead of counting it twice (counting it twice cost LoCoMo ~4 points
+#: of recall@5 in bench/RESULTS.md).
+FEEDBACK_WEIGHTS: Mapping[str, float] = {**STAGE_WEIGHTS, "vector": 0.5, "vectorx": 0.5}
+#: Pseudo-relevance feedback round (modes default and thorough): the representative
+#: passages of the first fused units feed a BM25 expansion (``bm25x``) and a Rocchio
+#: query vector ``q + beta * mean(their vectors)`` (``vectorx``). Feedback from the fused
+#: list rather than from BM25 alone, and a shifted query vector as a second vector list,
+#: measured on NFCorpus, Cranfield, MEDLINE and LoCoMo together (bench/RESULTS.md).
+FEEDBACK_TEXT_PASSAGES = 5
+FEEDBACK_VECTOR_PASSAGES = 3
+ROCCHIO_BETA = 1.0
 #: BM25 is "decisive" when its best document scores this many times the second best.
 STRONG_SIGNAL_RATIO = 2.0
 

@@ -14,6 +14,7 @@ PostgreSQL backend with pgvector is the way.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -126,3 +127,23 @@ def nearest_candidates(
     so this can run off the thread that uses the store."""
     return [light_hit(int(matrix.ids[row]), matrix.docids[row], score)
             for row, score in top_rows(matrix, query_vector, limit, allowed)]
+
+
+def feedback_query(
+    matrix: VectorMatrix, query_vector: NDArray[np.float32], passage_ids: Sequence[int], beta: float,
+) -> NDArray[np.float32] | None:
+    """Rocchio pseudo-relevance feedback in embedding space: the unit vector of
+    ``query + beta * mean(vectors of passage_ids)``; None when none of them has a vector."""
+    import numpy as np
+
+    if not passage_ids or matrix.matrix.shape[0] == 0:
+        return None
+    wanted = np.asarray(passage_ids, dtype=np.int64)
+    rows = np.searchsorted(matrix.ids, wanted)  # ids are sorted (loaded ORDER BY id)
+    rows = rows[(rows < matrix.ids.shape[0])]
+    rows = rows[np.isin(matrix.ids[rows], wanted)]
+    if rows.shape[0] == 0:
+        return None
+    shifted = query_vector.astype(np.float32) + np.float32(beta) * matrix.matrix[rows].mean(axis=0)
+    norm = float(np.linalg.norm(shifted))
+    return (shifted / norm).astype(np.float32) if norm > 0 else None

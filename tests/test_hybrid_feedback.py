@@ -1,0 +1,70 @@
+"""The pseudo-relevance feedback round of hybrid query: Rocchio in embedding space
+(``vectorx``) and BM25 expansion from the fused top (``bm25x``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cairn.retrieval.hybrid import FEEDBACK_WEIGHTS, FUSION_VERSION, STAGE_WEIGHTS, fuse
+from cairn.retrieval.vector import VectorMatrix, feedback_query
+from cairn.store.sqlite import light_hit
+
+
+def unit(*values: float) -> np.ndarray:
+    v = np.asarray(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_feedback_query_moves_the_query_towards_the_feedback_centroid() -> None:
+    matrix = VectorMatrix(np.asarray([2, 5, 9], dtype=np.int64),
+                          np.stack([unit(1, 0, 0), unit(0, 1, 0), unit(0, 0, 1)]), ("a", "b", "c"))
+    query = unit(1, 0, 0)
+    shifted = feedback_query(matrix, query, [5, 9], beta=1.0)
+    assert shifted is not None and shifted.dtype == np.float32
+    assert abs(float(np.linalg.norm(shifted)) - 1) < 1e-6
+    np.testing.assert_allclose(shifted, unit(1, 0.5, 0.5), atol=1e-6)
+    # ids without vectors are ignored; none at all gives None
+    np.testing.assert_allclose(feedback_query(matrix, query, [5, 7], beta=2.0), unit(1, 2, 0), atol=1e-6)
+    assert feedback_query(matrix, query, [7, 100], beta=1.0) is None
+    assert feedback_query(matrix, query, [], beta=1.0) is None
+    assert feedback_query(VectorMatrix(np.zeros(0, np.int64), np.zeros((0, 0), np.float32)), query, [2], 1.0) is None
+
+
+def test_feedback_weights_split_the_vector_weight() -> None:
+    assert FEEDBACK_WEIGHTS["vector"] + FEEDBACK_WEIGHTS["vectorx"] == STAGE_WEIGHTS["vector"]
+    assert "vectorx" in FUSION_VERSION
+    rankings = {
+        "bm25": [light_hit(1, "a", 3.0), light_hit(2, "b", 2.0)],
+        "vector": [light_hit(2, "b", 0.9)],
+        "vectorx": [light_hit(2, "b", 0.8), light_hit(3, "c", 0.7)],
+    }
+    fused = fuse(rankings, weights=FEEDBACK_WEIGHTS)
+    assert [f.hit.docid for f in fused] == ["b", "a", "c"]
+    assert set(fused[0].stages) == {"bm25", "vector", "vectorx"}
+
+
+@pytest.mark.skipif(
+    not any(i.name == "onnx-minilm" and i.available
+            for i in __import__("cairn.models.embedders", fromlist=["x"]).available_embedders()),
+    reason="local embedding model not installed (scripts/setup --dev installs it)",
+)
+def test_default_mode_runs_the_feedback_round_and_fast_does_not(ws: Any, notes: Path) -> None:
+    ws.add_collection(notes, name="notes")
+    ws.index()
+    ws.embed()
+    weak = ws.query("backup strategy", explain=True)
+    assert "vector-feedback" in weak.meta.stages_run and weak.meta.stages_run[-1] == "fuse"
+    assert weak.meta.fusion == FUSION_VERSION
+    # vectorx is reported as the public stage "vector"; explain keeps its own rank
+    assert all(set(r.stages) <= {"bm25", "vector"} for r in weak.results)
+    assert any("vectorx" in (r.explain.stages if r.explain else {}) for r in weak.results)
+    fast = ws.query("backup strategy", mode="fast")
+    assert "vector-feedback" not in fast.meta.stages_run and "expand" not in fast.meta.stages_run
+    strong = ws.query("zstd")
+    assert "strong-signal" in strong.meta.stages_run and "vector-feedback" not in strong.meta.stages_run
+    again = ws.query("backup strategy", explain=True)
+    assert again.model_dump_json() == weak.model_dump_json()
