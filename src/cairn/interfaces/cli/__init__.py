@@ -295,9 +295,10 @@ def query() -> None:
 
 def mode_options(command: Callable[..., None]) -> Callable[..., None]:
     for option in reversed([
-        click.option("--fast", "mode", flag_value="fast", help="BM25 + vectors only."),
+        click.option("--fast", "mode", flag_value="fast",
+                     help="BM25 + vectors only (no feedback round, no rerank; int8 query encoder)."),
         click.option("--thorough", "mode", flag_value="thorough",
-                     help="Also expand the query (pseudo-relevance feedback) and rerank."),
+                     help="Wider pseudo-relevance feedback (10 expansion words instead of 6), and rerank."),
     ]):
         command = option(command)
     return command
