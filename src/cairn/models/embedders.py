@@ -286,16 +286,31 @@ class OnnxMiniLMEmbedder:
         return _l2_normalise(self._embed_batch(loaded, encoding))[0], "int8"
 
     def prepare_fast_query(self) -> str | None:
-        """Build (once) the int8 query model in ``fast_query_dir``; returns why it is
-        unavailable, or None when it is ready."""
-        self._fast_session()
+        """Build (once) the int8 query model file in ``fast_query_dir`` without loading it;
+        returns why it is unavailable, or None when it is ready."""
+        if self._fast is not None:
+            return None
+        if self._fast_failed is not None:
+            return self._fast_failed
+        target = self.fast_query_model_path()
+        if target is None:
+            return "no fast_query_dir configured"
+        with self._lock:
+            if not target.is_file():
+                try:
+                    model_path, _ = self._paths()
+                    _derive_int8_model(model_path, target)
+                except ModelUnavailable as exc:
+                    self._fast_failed = exc.message
         return self._fast_failed
 
     def fast_query_model_path(self) -> Path | None:
+        """Where the derived int8 query model lives (named by the model file's hash)."""
         if self._fast_dir is None:
             return None
-        model_path, _ = self._paths()
-        return self._fast_dir / f"minilm-q8dyn-{_sha256_file(model_path)[:12]}.onnx"
+        # The fingerprint already names the model file by its hash: reuse it.
+        model_hash = self.fingerprint.split(":")[-6]  # onnx:<name>:<hash>:tok=..:seq=..:mean:l2:<dims>
+        return self._fast_dir / f"minilm-q8dyn-{model_hash}.onnx"
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Tokens per text under the model's tokenizer, without [CLS]/[SEP] or truncation."""
