@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/eval_locomo.py --reuse           # = eval_retrieval.py --collections locomo
     .venv/bin/python bench/eval_locomo.py --turn text       # experiment: bare turn text only
+    .venv/bin/python bench/eval_locomo.py --turn reply      # experiment: the answered turn quoted too
 
 The data (``../shared/eval/locomo/locomo-dev.json``, 5 of the paper's 10 conversations,
 CC BY-NC 4.0, evaluation only) is read here and scored here; indexing, embedding and
@@ -27,7 +28,9 @@ index. The file holds the turn as a person would note it down, nothing else::
   conversation and is left out.
 
 No question, answer, evidence, summary or observation text is written anywhere.
-``--turn text`` writes the bare turn text instead (a diagnostic of that choice).
+Diagnostics of that choice (never used for the targets): ``--turn text`` writes the bare
+turn text; ``--turn reply`` also quotes the previous turn of the session above the turn,
+as a mail reply quotes the message it answers.
 
 Queries: every ``qa`` question of a conversation, searched with ``collections=[conv]``;
 retrieved turns are the first k distinct documents of the ranking.
