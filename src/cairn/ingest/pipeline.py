@@ -37,6 +37,7 @@ from cairn.store.records import (
     KnownFile,
     LinkRow,
     PassageRow,
+    json_list,
 )
 from cairn.store.sqlite import SQLiteStore
 
@@ -164,7 +165,7 @@ def ingest_bytes(
         PassageRow(
             seq=i, start_line=c.start_line, end_line=c.end_line, heading_path=c.heading_path,
             text=c.text, passage_hash=sha256_hex(c.text.encode("utf-8")), token_count=c.token_count,
-            cjk_text=cjk_bigrams(c.text) if has_cjk(c.text) else "",
+            cjk_text=cjk_bigrams(c.text) if has_cjk(c.text) else "", heading_json=json_list(c.heading_path),
         )
         for i, c in enumerate(chunks)
     )
@@ -207,6 +208,7 @@ def ingest_converted(
             seq=i, start_line=c.start_line, end_line=c.end_line, heading_path=c.heading_path,
             text=c.text, passage_hash=sha256_hex(c.text.encode("utf-8")), token_count=c.token_count,
             cjk_text=cjk_bigrams(c.text) if has_cjk(c.text) else "", page=page_of(c.start_line),
+            heading_json=json_list(c.heading_path),
         )
         for i, c in enumerate(chunks)
     )

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+# One encoder for every row: json.dumps with non-default options builds a new encoder per
+# call, which costs more than encoding a short list.
+dumps_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def json_list(values: Sequence[str]) -> str:
+    """The stored JSON form of a list of strings (heading paths, tags, aliases)."""
+    return dumps_json(list(values)) if values else "[]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +55,9 @@ class PassageRow(NamedTuple):
     token_count: int
     cjk_text: str  # overlapping CJK bigrams, "" when the passage has no CJK text
     page: int | None = None  # page, slide or sheet of the first line (converted documents)
+    #: ``json_list(heading_path)``, made where the passage is parsed (an ingest worker),
+    #: so the single writer does not spend its time encoding; "" when not given.
+    heading_json: str = ""
 
 
 class LinkRow(NamedTuple):

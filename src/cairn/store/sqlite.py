@@ -26,6 +26,8 @@ from cairn.store.records import (
     KnownFile,
     PassageHit,
     SearchFilter,
+    dumps_json,
+    json_list,
 )
 
 #: BM25 column weights for (title, headings, body): titles and headings count more.
@@ -37,13 +39,8 @@ def utcnow() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-# One encoder for every row: json.dumps with non-default options builds a new encoder per
-# call, which costs more than encoding a short list.
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-
-
-def _json_list(values: Sequence[str]) -> str:
-    return _dumps(list(values)) if values else "[]"
+_dumps = dumps_json
+_json_list = json_list
 
 
 def _json_dict(value: dict[str, Any]) -> str:
@@ -319,7 +316,7 @@ class SQLiteStore:
                 for passage in doc.passages:
                     pid = next_passage
                     next_passage += 1
-                    path_json = _json_list(passage.heading_path)
+                    path_json = passage.heading_json or _json_list(passage.heading_path)
                     passages.append((pid, doc_id, passage.seq, passage.start_line, passage.end_line,
                                      path_json, passage.passage_hash, passage.token_count,
                                      passage.page))
