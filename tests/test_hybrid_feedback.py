@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 
 from cairn.retrieval.hybrid import FEEDBACK_WEIGHTS, FUSION_VERSION, STAGE_WEIGHTS, fuse
 from cairn.retrieval.vector import VectorMatrix, feedback_query
 from cairn.store.sqlite import light_hit
+from tests.conftest import needs_minilm
 
 
 def unit(*values: float) -> np.ndarray:
@@ -47,11 +47,7 @@ def test_feedback_weights_split_the_vector_weight() -> None:
     assert set(fused[0].stages) == {"bm25", "vector", "vectorx"}
 
 
-@pytest.mark.skipif(
-    not any(i.name == "onnx-minilm" and i.available
-            for i in __import__("cairn.models.embedders", fromlist=["x"]).available_embedders()),
-    reason="local embedding model not installed (scripts/setup --dev installs it)",
-)
+@needs_minilm
 def test_default_mode_runs_the_feedback_round_and_fast_does_not(ws: Any, notes: Path) -> None:
     ws.add_collection(notes, name="notes")
     ws.index()

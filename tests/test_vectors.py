@@ -15,15 +15,11 @@ from typing import Any
 import pytest
 
 import cairn
-from tests.conftest import CAIRN_BIN, cli_json, run_cli
+from tests.conftest import CAIRN_BIN, cli_json, needs_minilm, run_cli
 from tests.loopback import model_server
 from tests.schemas import assert_valid
 
-pytestmark = pytest.mark.skipif(
-    not any(i.name == "onnx-minilm" and i.available
-            for i in __import__("cairn.models.embedders", fromlist=["x"]).available_embedders()),
-    reason="local embedding model not installed (scripts/setup --dev installs it)",
-)
+pytestmark = needs_minilm
 
 
 def embedded(ws: Any, notes: Path) -> Any:

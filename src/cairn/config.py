@@ -108,7 +108,14 @@ def load_settings(config_file: Path) -> Settings:
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ValidationError(f"{config_file}: index.{key} must be a positive integer")
         values[key] = value
+    serve = raw.get("serve", {})
+    if not isinstance(serve, dict):
+        raise ValidationError(f"{config_file}: [serve] must be a table")
+    token = serve.get("token")
+    if not isinstance(token, str | None):
+        raise ValidationError(f"{config_file}: serve.token must be a string")
     embed = raw.get("embed", DEFAULT_EMBED)
     if not isinstance(embed, dict) or not isinstance(embed.get("backend", ""), str):
         raise ValidationError(f"{config_file}: [embed] must be a table with a string 'backend'")
-    return Settings(index=IndexSettings(**values), embed={"backend": "onnx-minilm", **embed}, raw=raw)
+    return Settings(index=IndexSettings(**values), embed={"backend": "onnx-minilm", **embed}, raw=raw,
+                    serve_token=token or None)

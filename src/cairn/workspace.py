@@ -503,8 +503,12 @@ class Workspace:
     ) -> HybridRun:
         from cairn.retrieval import hybrid
         from cairn.retrieval.hybrid import FeedbackExpander, StageRank, fuse, strong_signal
-        from cairn.retrieval.vector import allowed_ids, feedback_query, load_matrix
-        from cairn.retrieval.vector import nearest_candidates as nearest
+        from cairn.retrieval.vector import (
+            allowed_ids,
+            feedback_query,
+            load_matrix,
+            nearest_candidates,
+        )
 
         if mode not in ("fast", "default", "thorough"):
             raise ValidationError(f"unknown query mode {mode!r}: use fast, default or thorough")
@@ -514,29 +518,21 @@ class Workspace:
         # The vector stage (embed the query, then search the matrix) runs on a helper
         # thread while BM25 runs here: onnxruntime, NumPy and SQLite release the GIL, so
         # the stages overlap. The helper touches no store: matrix and filter ids are read first.
-        pending_vector: Any = None  # a future: (hits, encoder) in mode fast, else the query vector
+        pending_vector = None
         matrix, allowed, query_vector = None, None, None
         try:
             embedder = self._ready_embedder(store)
             matrix, allowed = load_matrix(store, embedder.fingerprint), allowed_ids(store, filters)
-            if mode == "fast":
-                pending_vector = _background().submit(
-                    _vector_stage, getattr(embedder, "embed_query_fast", None), embedder, query, matrix, allowed, depth,
-                )
-            else:  # the feedback round below needs the query vector itself
-                pending_vector = _background().submit(embedder.embed, [query], kind="query")
+            fast = getattr(embedder, "embed_query_fast", None) if mode == "fast" else None
+            pending_vector = _background().submit(_vector_stage, fast, embedder, query, matrix, allowed, depth)
         except ModelUnavailable as exc:
             run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
         bm25 = bm25_search(store, query, filters, depth, candidates=True)
         run.rankings["bm25"] = bm25
         run.stages_run.append("bm25")
-        if pending_vector is not None and matrix is not None:
+        if pending_vector is not None:
             try:
-                if mode == "fast":
-                    run.rankings["vector"], encoder = pending_vector.result()
-                else:
-                    query_vector = pending_vector.result()[0]
-                    run.rankings["vector"], encoder = nearest(matrix, query_vector, depth, allowed), "exact"
+                run.rankings["vector"], query_vector, encoder = pending_vector.result()
                 run.stages_run.append("vector" if encoder == "exact" else f"vector:{encoder}")
                 run.vectors = True
                 run.embedder = embedder.fingerprint
@@ -563,7 +559,7 @@ class Workspace:
                 shifted = feedback_query(matrix, query_vector, first[: hybrid.FEEDBACK_VECTOR_PASSAGES],
                                          hybrid.ROCCHIO_BETA)
                 if shifted is not None:
-                    run.rankings["vectorx"] = nearest(matrix, shifted, depth, allowed)
+                    run.rankings["vectorx"] = nearest_candidates(matrix, shifted, depth, allowed)
                     run.stages_run.append("vector-feedback")
                     weights = hybrid.FEEDBACK_WEIGHTS
         if graph:
@@ -1169,16 +1165,18 @@ GRAPH_MAX = 20
 DIAGNOSE_DEPTH = 1000
 #: Expansion terms of the feedback round: thorough adds more of them.
 FEEDBACK_TERMS: dict[str, int] = {"default": 6, "thorough": 10}
+
+
 def _vector_stage(
     fast: Callable[[str], tuple[Any, str]] | None, embedder: Embedder, query: str, matrix: VectorMatrix,
     allowed: Any, depth: int,
-) -> tuple[list[PassageHit], str]:
+) -> tuple[list[PassageHit], Any, str]:
     """Embed the query (the int8 encoder when ``fast`` is given) and take its nearest
-    passages as light hits; returns them and the encoder used."""
+    passages as light hits; returns them, the query vector and the encoder used."""
     from cairn.retrieval.vector import nearest_candidates
 
     vector, encoder = fast(query) if fast is not None else (embedder.embed([query], kind="query")[0], "exact")
-    return nearest_candidates(matrix, vector, depth, allowed), encoder
+    return nearest_candidates(matrix, vector, depth, allowed), vector, encoder
 
 
 _STAGE_NAMES: dict[str, c.Stage] = {
@@ -1318,13 +1316,8 @@ def open_workspace(home: str | Path | None = None, index: str = "default", *,
     environ = os.environ if env is None else env
     paths = resolve_paths(home, environ)
     settings = load_settings(paths.config_file)
-    serve = settings.raw.get("serve")
-    configured = serve.get("token") if isinstance(serve, dict) else None
-    if configured is not None and not isinstance(configured, str):
-        raise ValidationError(f"{paths.config_file}: serve.token must be a string")
-    token = environ.get("CAIRN_TOKEN") or configured or None
-    if token:
-        settings = dataclasses.replace(settings, serve_token=token)
+    if environ.get("CAIRN_TOKEN"):  # the environment overrides [serve] token
+        settings = dataclasses.replace(settings, serve_token=environ["CAIRN_TOKEN"])
     return Workspace(paths, settings, index)
 
 

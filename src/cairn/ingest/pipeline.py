@@ -294,8 +294,6 @@ PARALLEL_MIN_FILES = 400
 PARALLEL_CHUNK = 64
 #: Chunks in flight per worker: enough that workers never wait while this process writes.
 PARALLEL_WINDOW = 8
-#: Worker processes for parsing (None: one per core).
-PARALLEL_WORKERS: int | None = None
 #: Added to the workers' nice value.
 WORKER_NICENESS = 10
 
@@ -538,9 +536,8 @@ class Indexer:
         """
         # One worker per core (measured: on 2 cores, 2 workers beat 1 although this process
         # also needs CPU for SQLite).
-        cores = os.cpu_count() or 1
-        workers = PARALLEL_WORKERS or cores
-        if len(jobs) < PARALLEL_MIN_FILES or cores < 2 or "fork" not in mp.get_all_start_methods():
+        workers = os.cpu_count() or 1
+        if len(jobs) < PARALLEL_MIN_FILES or workers < 2 or "fork" not in mp.get_all_start_methods():
             for found, known_hash in jobs:
                 yield prepare_file(found, known_hash, vanished, self.limits, self.count_tokens)
             return

@@ -294,7 +294,8 @@ class OnnxMiniLMEmbedder:
             return self._fast_failed
         target = self.fast_query_model_path()
         if target is None:
-            return "no fast_query_dir configured"
+            self._fast_failed = "no fast_query_dir configured"
+            return self._fast_failed
         with self._lock:
             if not target.is_file():
                 try:
@@ -383,18 +384,14 @@ class OnnxMiniLMEmbedder:
         return self._counter
 
     def _fast_session(self) -> _LoadedMiniLM | None:
-        if self._fast is not None or self._fast_failed is not None:
+        """The one-thread session of the derived int8 model (derived first if missing)."""
+        if self._fast is not None or self.prepare_fast_query() is not None:
             return self._fast
         target = self.fast_query_model_path()
-        if target is None:
-            self._fast_failed = "no fast_query_dir configured"
-            return None
+        assert target is not None  # prepare_fast_query() succeeded
         with self._lock:
             if self._fast is None and self._fast_failed is None:
                 try:
-                    if not target.is_file():
-                        model_path, _ = self._paths()
-                        _derive_int8_model(model_path, target)
                     self._fast = self._load_unlocked(1, target)
                 except ModelUnavailable as exc:
                     self._fast_failed = exc.message

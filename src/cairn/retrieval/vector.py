@@ -60,13 +60,6 @@ def load_matrix(store: SQLiteStore, fingerprint: str) -> VectorMatrix:
     return loaded
 
 
-def top_k(
-    matrix: VectorMatrix, query: NDArray[np.float32], limit: int, allowed: NDArray[np.int64] | None
-) -> list[tuple[int, float]]:
-    """Exact top-``limit`` (passage id, cosine) pairs, optionally among ``allowed`` ids only."""
-    return [(int(matrix.ids[row]), score) for row, score in top_rows(matrix, query, limit, allowed)]
-
-
 def top_rows(
     matrix: VectorMatrix, query: NDArray[np.float32], limit: int, allowed: NDArray[np.int64] | None
 ) -> list[tuple[int, float]]:

@@ -39,12 +39,10 @@ def utcnow() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-_dumps = dumps_json
-_json_list = json_list
 
 
 def _json_dict(value: dict[str, Any]) -> str:
-    return _dumps(value) if value else "{}"
+    return dumps_json(value) if value else "{}"
 
 
 def light_hit(passage_id: int, docid: str, score: float) -> PassageHit:
@@ -166,7 +164,7 @@ class SQLiteStore:
             self.conn.execute(
                 "INSERT INTO collections(name, root, include_globs, exclude_globs, context, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (name, root, _dumps(list(include)), _dumps(list(exclude)), context, utcnow()),
+                (name, root, dumps_json(list(include)), dumps_json(list(exclude)), context, utcnow()),
             )
         return self.get_collection(name)
 
@@ -235,7 +233,7 @@ class SQLiteStore:
         with self.transaction():
             cur = self.conn.execute(
                 "INSERT INTO index_runs(started_at, status, collections) VALUES (?, 'running', ?)",
-                (utcnow(), _dumps(list(collections))),
+                (utcnow(), dumps_json(list(collections))),
             )
         return int(cur.lastrowid or 0)
 
@@ -244,7 +242,7 @@ class SQLiteStore:
         with self.transaction():
             self.conn.execute(
                 "UPDATE index_runs SET finished_at = ?, status = 'completed', counts = ? WHERE id = ?",
-                (now, _dumps(counts), run_id),
+                (now, dumps_json(counts), run_id),
             )
             self.conn.executemany(
                 "UPDATE collections SET last_indexed_at = ? WHERE id = ?",
@@ -288,7 +286,7 @@ class SQLiteStore:
                 common = (
                     doc.title, doc.kind, doc.converter, doc.converter_version, doc.size,
                     doc.mtime_ns, doc.source_hash, doc.text_hash, doc.encoding, doc.line_count,
-                    _json_dict(doc.metadata), _json_list(doc.tags), _json_list(doc.aliases),
+                    _json_dict(doc.metadata), json_list(doc.tags), json_list(doc.aliases),
                     doc.doc_date, doc.author, now,
                 )
                 if known is None:
@@ -316,7 +314,7 @@ class SQLiteStore:
                 for passage in doc.passages:
                     pid = next_passage
                     next_passage += 1
-                    path_json = passage.heading_json or _json_list(passage.heading_path)
+                    path_json = passage.heading_json or json_list(passage.heading_path)
                     passages.append((pid, doc_id, passage.seq, passage.start_line, passage.end_line,
                                      path_json, passage.passage_hash, passage.token_count,
                                      passage.page))
@@ -504,28 +502,23 @@ class SQLiteStore:
         else:
             ranking = f"SELECT rowid AS id, {rank} AS r FROM {table} WHERE {table} MATCH ? ORDER BY r, rowid LIMIT ?"
         if light:
-            sql = (
-                f"WITH top AS MATERIALIZED ({ranking}) SELECT top.id, top.r, d.docid FROM top"
-                " JOIN passages p ON p.id = top.id JOIN documents d ON d.id = p.document_id"
-                " ORDER BY top.r, top.id"
-            )
-            try:
-                found = self.conn.execute(sql, (match, *params, limit)).fetchall()
-            except sqlite3.OperationalError as exc:
-                raise StoreError(f"search failed: {exc}") from exc
-            return [(light_hit(pid, docid, -float(score)), "") for pid, score, docid in found]
-        text, text_join = ("t.body", " JOIN passages_fts t ON t.rowid = top.id") if with_text else ("''", "")
+            columns, joins = "top.id, top.r, d.docid", ""
+        else:
+            text, joins = ("t.body", " JOIN passages_fts t ON t.rowid = top.id") if with_text else ("''", "")
+            columns = ("top.id, top.r, d.docid, c.name, d.path, d.title, p.start_line, p.end_line,"
+                       f" p.heading_path, {text}")
+            joins = " JOIN collections c ON c.id = d.collection_id" + joins
         sql = (
-            f"WITH top AS MATERIALIZED ({ranking})"
-            " SELECT top.id, top.r, d.docid, c.name, d.path, d.title, p.start_line, p.end_line,"
-            f" p.heading_path, {text} FROM top JOIN passages p ON p.id = top.id"
-            " JOIN documents d ON d.id = p.document_id JOIN collections c ON c.id = d.collection_id"
-            f"{text_join} ORDER BY top.r, top.id"
+            f"WITH top AS MATERIALIZED ({ranking}) SELECT {columns} FROM top"
+            f" JOIN passages p ON p.id = top.id JOIN documents d ON d.id = p.document_id{joins}"
+            " ORDER BY top.r, top.id"
         )
         try:
             rows = self.conn.execute(sql, (match, *params, limit)).fetchall()
         except sqlite3.OperationalError as exc:
             raise StoreError(f"search failed: {exc}") from exc
+        if light:
+            return [(light_hit(pid, docid, -float(score)), "") for pid, score, docid in rows]
         return [
             (PassageHit(
                 passage_id=pid, docid=docid, collection=coll, path=path, title=title,
