@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import cairn
+from cairn.errors import ValidationError
 from tests.conftest import CAIRN_BIN, cli_json, needs_minilm, run_cli
 from tests.loopback import model_server
 from tests.schemas import assert_valid
@@ -123,6 +124,8 @@ def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, n
     fallback = OnnxMiniLMEmbedder(fast_query_dir=blocked)
     assert fallback.embed_query_fast("backups")[1] == "exact"
     assert fallback.prepare_fast_query() is not None  # says why
+    with pytest.raises(ValidationError, match="fast_query_dir"):
+        OnnxMiniLMEmbedder(fast_query_dir=5)  # type: ignore[arg-type]
     result = ws.query("where do backups go", mode="fast")
     assert result.meta.mode == "hybrid" and "vector:int8" in result.meta.stages_run
 

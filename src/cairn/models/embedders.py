@@ -207,6 +207,8 @@ class OnnxMiniLMEmbedder:
         self._loaded: dict[int, _LoadedMiniLM] = {}
         self._counter: Any = None  # tokenizers.Tokenizer: neither truncating nor padding
         self._fingerprint: str | None = None
+        if fast_query_dir is not None and not isinstance(fast_query_dir, str | Path):
+            raise ValidationError(f"fast_query_dir must be a folder path, not {fast_query_dir!r}")
         self._fast_dir = Path(fast_query_dir) if fast_query_dir is not None else None
         self._fast: _LoadedMiniLM | None = None
         self._fast_failed: str | None = None
