@@ -128,6 +128,7 @@ class EvalCollection:
     questions: list[eval_locomo.Question] = field(default_factory=list)  # locomo
     doc_key: Callable[[str], str] = lambda stem: stem
     depth: int = DEPTH  # results asked of every mode per query
+    sequence: bool = False  # cairn collections declared a sequence (numbered turn files)
 
     @property
     def doc_count(self) -> int:
@@ -261,7 +262,7 @@ def load_medline(root: Path) -> EvalCollection:
     )
 
 
-def load_locomo(root: Path, *, style: str = "full") -> EvalCollection:
+def load_locomo(root: Path, *, style: str = "full", sequence: bool = True) -> EvalCollection:
     data = eval_locomo.load_locomo(root / "locomo-dev.json", style=style)
     files = {
         conv: {eval_locomo.file_name(dia): text for dia, text in turns.items()}
@@ -273,8 +274,11 @@ def load_locomo(root: Path, *, style: str = "full") -> EvalCollection:
         [Check("hybrid", "R@5", minimum=60.0), Check("hybrid", "R@10", minimum=72.0)],
         "paper, 10 conversations: DRAGON R@5/10/25/50 56.7/66.2/76.7/82.7; "
         "BM25 48.3/57.1/68.0/73.6",
-        [*data.notes, f"turn documents: {style}"], questions=data.questions,
-        doc_key=eval_locomo.dia_id_of, depth=LOCOMO_DEPTH,
+        [*data.notes, f"turn documents: {style}",
+         "each conversation is a cairn collection declared a sequence (`collection add --sequence`): "
+         "turn files D<session>-<n>.md follow one another" if sequence
+         else "collections NOT declared a sequence (--no-sequence experiment)"],
+        questions=data.questions, doc_key=eval_locomo.dia_id_of, depth=LOCOMO_DEPTH, sequence=sequence,
     )
 
 
@@ -282,7 +286,7 @@ LOADERS: dict[str, Callable[[argparse.Namespace], EvalCollection]] = {
     "nfcorpus": lambda a: load_nfcorpus(EVAL / "nfcorpus"),
     "cranfield": lambda a: load_cranfield(EVAL / "cranfield", titles=not a.no_titles),
     "medline": lambda a: load_medline(EVAL / "medline"),
-    "locomo": lambda a: load_locomo(EVAL / "locomo", style=a.turn),
+    "locomo": lambda a: load_locomo(EVAL / "locomo", style=a.turn, sequence=not a.no_sequence),
 }
 
 
@@ -574,10 +578,12 @@ def prepare(collection: EvalCollection, base: Path, args: argparse.Namespace, *,
         if changed:
             print(f"  {collection.name}/{part}: {changed} files written", file=sys.stderr)
     ws = cairn.open(home=home, index=collection.name)
-    existing = {c.name for c in ws.list_collections().collections}
+    existing = {c.name: c for c in ws.list_collections().collections}
     for part in collection.files:
         if part not in existing:
-            ws.add_collection(base / "docs" / part, name=part)
+            ws.add_collection(base / "docs" / part, name=part, sequence=collection.sequence)
+        elif existing[part].sequence != collection.sequence:
+            ws.configure_collection(part, sequence=collection.sequence)
     started = time.perf_counter()
     summary = ws.index()
     index_s = time.perf_counter() - started
@@ -788,6 +794,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="experiment: write Cranfield without the '# title' line (.W already repeats it)")
     parser.add_argument("--turn", choices=eval_locomo.TURN_STYLES, default="full",
                         help="LoCoMo turn documents: full (speaker, date, text, photo caption) or text only")
+    parser.add_argument("--no-sequence", action="store_true",
+                        help="experiment: LoCoMo collections not declared a sequence (no sequence context)")
     args = parser.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     unknown = [m for m in modes if m not in MODES]
@@ -803,7 +811,8 @@ def main(argv: list[str] | None = None) -> int:
         base = work_folder(collection, args)
         if not args.reuse and not args.from_runs and base.exists():
             shutil.rmtree(base)
-        runs_file = base / "runs.json"
+        # The --no-sequence experiment keeps its rankings apart (locomo_sequence_grid.py reads them).
+        runs_file = base / ("runs-no-sequence.json" if args.no_sequence and name == "locomo" else "runs.json")
         if args.from_runs:
             outcomes.append(load_runs(collection, base, modes))
             continue
@@ -841,7 +850,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n## {title}\n\n{body}")
 
     experiment = (
-        args.chunk_max_tokens is not None or args.no_titles or args.turn != "full"
+        args.chunk_max_tokens is not None or args.no_titles or args.turn != "full" or args.no_sequence
         or set(args.collections) != set(LOADERS)
     )
     if not args.no_write and not experiment and not args.from_runs:
@@ -886,7 +895,8 @@ def report(outcomes: Sequence[Outcome], modes: Sequence[str], fusion_rows: Seque
             "re-querying): `rrf` = Σ w/(k + rank) with bm25 weight 1; `minmax` / `zscore` = "
             "(1 − α)·norm(bm25 score) + α·norm(cosine), normalised per query over each list's "
             f"top {DEPTH} documents (LoCoMo {LOCOMO_DEPTH}; a document missing from a list gets that "
-            "list's minimum). "
+            "list's minimum). These are fusion formulas alone: no feedback round and no sequence "
+            "context, which cairn's hybrid adds. "
             "Targets are the hybrid targets above, checked on every collection with one setting.",
             "",
             f"{len(meeting)} of {len(fusion_rows)} settings meet every target. "

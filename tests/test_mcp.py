@@ -22,7 +22,7 @@ from tests.servers import build_index, serve, stdio_params, with_mcp
 SNAPSHOT = Path(__file__).parent / "snapshots" / "mcp_tools_list.json"
 READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", "links", "backlinks",
               "similar", "graph_neighbors", "graph_path", "tags"}
-WRITE_TOOLS = {"capture", "collection_add", "index", "embed"}
+WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed"}
 PLANNED = {"context_build", "context_verify", "ask"}
 
 

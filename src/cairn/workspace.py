@@ -44,7 +44,7 @@ from cairn.errors import (
 from cairn.retrieval.bm25 import bm25_search, make_snippet, term_finder
 from cairn.retrieval.query import compile_query
 from cairn.store.records import CollectionRecord, DocumentRecord, PassageHit, SearchFilter
-from cairn.store.sqlite import SQLiteStore
+from cairn.store.sqlite import SQLiteStore, light_hit
 
 if TYPE_CHECKING:
     from cairn.contracts import graph as cg
@@ -114,10 +114,13 @@ class Workspace:
 
     def add_collection(
         self, path: str | Path, *, name: str | None = None, include: Sequence[str] = (),
-        exclude: Sequence[str] = (), context: str | None = None,
+        exclude: Sequence[str] = (), context: str | None = None, sequence: bool = False,
     ) -> c.Collection:
         """Register a folder as a collection. Extra ``include`` globs add to the defaults
-        (Markdown and plain text), e.g. ``**/*.py`` to index code."""
+        (Markdown and plain text), e.g. ``**/*.py`` to index code. ``sequence`` declares
+        that numbered sibling files follow one another (chat turns ``D1-3.md``,
+        ``D1-4.md``; journal days): ``query`` then lets each document share the relevance
+        of its neighbours."""
         try:
             root = Path(path).expanduser()
             if not root.is_dir():
@@ -137,10 +140,26 @@ class Workspace:
         store.acquire_writer()
         try:
             includes = list(dict.fromkeys([*DEFAULT_INCLUDE, *include]))
-            record = store.add_collection(name, str(root), includes, list(exclude), context)
+            record = store.add_collection(name, str(root), includes, list(exclude), context, sequence=sequence)
         finally:
             store.release_writer()
         return self._collection(record, {})
+
+    def configure_collection(
+        self, name: str, *, sequence: bool | None = None, context: str | None = None,
+    ) -> c.Collection:
+        """Change a collection's settings without re-indexing: ``sequence`` (see
+        :meth:`add_collection`) and ``context`` (guidance text; ``""`` clears it).
+        ``None`` leaves a setting unchanged."""
+        if sequence is None and context is None:
+            raise ValidationError("nothing to change: give sequence or context")
+        store = self._open_store(create=False)
+        store.acquire_writer()
+        try:
+            record = store.configure_collection(name, sequence=sequence, context=context)
+        finally:
+            store.release_writer()
+        return self._collection(record, store.collection_counts())
 
     def list_collections(self) -> c.CollectionList:
         """All collections of this index with document and passage counts."""
@@ -389,6 +408,16 @@ class Workspace:
             fused_note = f"fused rank {final}: cut by the limit of {limit}"
         stages.append(c.DiagnoseStage(stage="fuse", ran=True, found=final is not None, rank=final,
                                       score=run.fused[final - 1].score if final else None, note=fused_note))
+        if "sequence" in run.stages_run:
+            gained = run.fused[final - 1].stages.get("sequence") if final else None
+            if gained is None:
+                note = "no neighbour of the target among the fused candidates"
+            else:
+                note = f"gained {gained.score:g} from its neighbours" + (
+                    f" ({run.via[record.docid]})" if record.docid in run.via else "")
+            stages.append(c.DiagnoseStage(stage="sequence", ran=True, found=gained is not None,
+                                          rank=gained.rank if gained else None,
+                                          score=gained.score if gained else None, note=note))
         returned = final is not None and final <= limit
         verdict = "returned" if returned else next(
             (st.note for st in stages if not st.found and st.ran and st.stage in ("index", "filters")),
@@ -566,6 +595,8 @@ class Workspace:
             self._graph_stage(store, run, filters)
         run.fused = fuse(run.rankings, per_document=not all_passages, weights=weights)
         run.stages_run.append("fuse")
+        if not all_passages and run.fused and store.has_sequence_collections():
+            self._sequence_stage(store, run, filters)
         reranker = self._reranker()
         if reranker is not None and mode != "fast" and not strong and run.fused:
             head = run.fused[:RERANK_DEPTH]
@@ -614,6 +645,53 @@ class Workspace:
         if expansion.truncated:
             run.hints.append("graph expansion truncated: " + ", ".join(c.name for c in expansion.caps if c.hit))
         run.rankings["graph"] = store.passage_hits(scored)
+
+    def _sequence_stage(self, store: SQLiteStore, run: HybridRun, filters: SearchFilter) -> None:
+        """Sequence context for the fused documents of collections declared a sequence:
+        each shares its numbered neighbours' relevance (:func:`hybrid.sequence_context`);
+        a neighbour that no stage found joins the candidates with its first passage."""
+        from cairn.retrieval.hybrid import Neighbours, sequence_context, sibling_paths
+
+        members = store.sequence_documents([f.hit.docid for f in run.fused])
+        if not members:
+            return
+        run.stages_run.append("sequence")
+        wanted: dict[str, tuple[tuple[int, tuple[str, ...]], tuple[int, tuple[str, ...]]]] = {}
+        for docid, cid, path in members:
+            before, after = sibling_paths(path)
+            wanted[docid] = ((cid, before), (cid, after))
+        places = [(cid, p) for sides in wanted.values() for cid, paths in sides for p in paths]
+        found = store.documents_at(places)
+        if filters != SearchFilter():
+            passing = store.passing_filters([pid for _, pid in found.values()], filters)
+            found = {place: hit for place, hit in found.items() if hit[1] in passing}
+
+        def first(cid: int, paths: tuple[str, ...]) -> tuple[str, int] | None:
+            return next((found[(cid, p)] for p in paths if (cid, p) in found), None)
+
+        # Each candidate passes its score forward to its next document and back to its
+        # previous one; a neighbour takes part only through a candidate.
+        neighbours: dict[str, list[str | None]] = {}
+        entries: dict[str, PassageHit] = {}
+        for docid, ((cid, before), (_, after)) in wanted.items():
+            for side, place in ((0, first(cid, before)), (1, first(cid, after))):
+                if place is None:
+                    continue
+                other, pid = place
+                neighbours.setdefault(docid, [None, None])[side] = other
+                neighbours.setdefault(other, [None, None])[1 - side] = docid
+                entries.setdefault(other, light_hit(pid, other, 0.0))
+        paths = {docid: path for docid, _, path in members}
+        run.fused = sequence_context(
+            run.fused, {d: Neighbours(p, n) for d, (p, n) in neighbours.items()}, entries,
+        )
+        for item in run.fused:
+            if set(item.stages) == {"sequence"}:  # joined only through a neighbour
+                previous, following = neighbours[item.hit.docid]
+                if previous is not None and previous in paths:
+                    run.via.setdefault(item.hit.docid, f"sequence: follows {paths[previous]}")
+                elif following is not None and following in paths:
+                    run.via.setdefault(item.hit.docid, f"sequence: precedes {paths[following]}")
 
     def _reranker(self) -> Reranker | None:
         from cairn.retrieval.hybrid import HTTPReranker
@@ -800,8 +878,9 @@ class Workspace:
         docs, passages = counts.get(record.id, (0, 0))
         return c.Collection(
             name=record.name, root=record.root, include=list(record.include),
-            exclude=list(record.exclude), context=record.context, created_at=record.created_at,
-            documents=docs, passages=passages, last_indexed_at=record.last_indexed_at,
+            exclude=list(record.exclude), context=record.context, sequence=record.sequence,
+            created_at=record.created_at, documents=docs, passages=passages,
+            last_indexed_at=record.last_indexed_at,
         )
 
     @staticmethod
@@ -1180,7 +1259,8 @@ def _vector_stage(
 
 
 _STAGE_NAMES: dict[str, c.Stage] = {
-    "bm25": "bm25", "bm25x": "bm25", "vector": "vector", "vectorx": "vector", "graph": "graph", "rerank": "rerank",
+    "bm25": "bm25", "bm25x": "bm25", "vector": "vector", "vectorx": "vector", "graph": "graph",
+    "sequence": "sequence", "rerank": "rerank",
 }
 
 

@@ -41,6 +41,9 @@ class Collection(Contract):
     include: list[str]
     exclude: list[str]
     context: str | None = None
+    #: Numbered sibling files follow one another (chat turns, journal days); ``query``
+    #: lets each document share its neighbours' relevance.
+    sequence: bool = False
     created_at: str
     documents: int = 0
     passages: int = 0
@@ -94,7 +97,7 @@ class IndexSummary(Contract):
 
 # --- search -------------------------------------------------------------------------
 
-Stage = Literal["bm25", "vector", "graph", "rerank"]
+Stage = Literal["bm25", "vector", "graph", "sequence", "rerank"]
 
 
 def _bm25_only() -> list[Stage]:

@@ -54,7 +54,8 @@ def instructions_for(status: Status | None, *, enable_write: bool, problem: str 
                      f"in {len(status.collections)} collection(s):")
         for col in status.collections[:MAX_LISTED_COLLECTIONS]:
             about = f" — {col.context}" if col.context else ""
-            lines.append(f"- {col.name}: {col.documents} documents{about}")
+            kind = " (a sequence: numbered files follow one another)" if col.sequence else ""
+            lines.append(f"- {col.name}: {col.documents} documents{kind}{about}")
         if len(status.collections) > MAX_LISTED_COLLECTIONS:
             lines.append(f"- … and {len(status.collections) - MAX_LISTED_COLLECTIONS} more (see `status`)")
         v = status.vectors
@@ -66,7 +67,7 @@ def instructions_for(status: Status | None, *, enable_write: bool, problem: str 
                          "(`cairn embed`): semantic results may miss them.")
         if status.errors:
             lines.append(f"{len(status.errors)} file(s) failed to index (see `status`).")
-    lines.append("Write tools (capture, collection_add, index, embed) are enabled." if enable_write
+    lines.append("Write tools (capture, collection_add, collection_configure, index, embed) are enabled." if enable_write
                  else "The server is read-only (write tools need `cairn mcp --enable-write`).")
     return "\n".join(lines)
 

@@ -131,6 +131,9 @@ class CollectionAddInput(OpInput):
     exclude: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(
         default_factory=list, max_length=100, description="Exclude globs.")
     context: str | None = Field(None, max_length=4000, description="Guidance text describing the collection.")
+    sequence: bool = Field(False, description="Numbered sibling files follow one another (chat turns "
+                                              "D1-3.md, D1-4.md; journal days): query lets each share "
+                                              "its neighbours' relevance.")
 
     @field_validator("path")
     @classmethod
@@ -139,6 +142,12 @@ class CollectionAddInput(OpInput):
         if "\x00" in value or any(len(part.encode()) > 255 for part in value.split("/")):
             raise ValueError("not a usable folder path (NUL or a name over 255 bytes)")
         return value
+
+
+class CollectionConfigureInput(OpInput):
+    name: Name
+    sequence: bool | None = Field(None, description="Declare (true) or undeclare (false) the collection a sequence.")
+    context: str | None = Field(None, max_length=4000, description="New guidance text (\"\" clears it).")
 
 
 class CollectionInput(OpInput):
@@ -306,6 +315,10 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("collection_add", "add_collection", CollectionAddInput, f"{_C}:Collection", route="/v1/collections",
               description="Register a folder as a collection (then run index).",
               read_only=False, destructive=False, idempotent=False, write=True),
+    Operation("collection_configure", "configure_collection", CollectionConfigureInput, f"{_C}:Collection",
+              route="/v1/collections/configure",
+              description="Change a collection's settings (sequence, guidance text) without re-indexing.",
+              read_only=False, destructive=False, idempotent=True, write=True),
     Operation("index", "index", CollectionInput, f"{_C}:IndexSummary", route="/v1/index",
               description="Bring the index up to date with the collections' files (incremental).",
               read_only=False, destructive=False, idempotent=True, write=True),

@@ -178,6 +178,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX IF NOT EXISTS vectors_fingerprint ON vectors(fingerprint);
         """,
     ),
+    Migration(
+        4,
+        "collections may declare their documents a sequence (chat turns, journal days)",
+        """
+        -- 1: numbered sibling files (D1-3.md, D1-4.md) are consecutive, and hybrid query
+        -- lets a document share its neighbours' relevance (cairn.retrieval.hybrid).
+        ALTER TABLE collections ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

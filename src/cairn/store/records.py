@@ -27,6 +27,7 @@ class CollectionRecord:
     context: str | None
     created_at: str
     last_indexed_at: str | None
+    sequence: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,16 +156,29 @@ class SQLiteStore:
     # --- collections -----------------------------------------------------------------
 
     def add_collection(
-        self, name: str, root: str, include: Sequence[str], exclude: Sequence[str], context: str | None
+        self, name: str, root: str, include: Sequence[str], exclude: Sequence[str], context: str | None,
+        *, sequence: bool = False,
     ) -> CollectionRecord:
         with self.transaction():
             if self.conn.execute("SELECT 1 FROM collections WHERE name = ?", (name,)).fetchone():
                 raise ConflictError(f"collection {name!r} already exists")
             self.conn.execute(
-                "INSERT INTO collections(name, root, include_globs, exclude_globs, context, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (name, root, dumps_json(list(include)), dumps_json(list(exclude)), context, utcnow()),
+                "INSERT INTO collections(name, root, include_globs, exclude_globs, context, created_at, sequence)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (name, root, dumps_json(list(include)), dumps_json(list(exclude)), context, utcnow(), int(sequence)),
             )
+        return self.get_collection(name)
+
+    def configure_collection(
+        self, name: str, *, sequence: bool | None = None, context: str | None = None,
+    ) -> CollectionRecord:
+        """Change a collection's settings; ``None`` leaves a setting as it is."""
+        collection = self.get_collection(name)
+        with self.transaction():
+            if sequence is not None:
+                self.conn.execute("UPDATE collections SET sequence = ? WHERE id = ?", (int(sequence), collection.id))
+            if context is not None:
+                self.conn.execute("UPDATE collections SET context = ? WHERE id = ?", (context or None, collection.id))
         return self.get_collection(name)
 
     def remove_collection(self, name: str) -> int:
@@ -182,14 +195,14 @@ class SQLiteStore:
 
     def list_collections(self) -> list[CollectionRecord]:
         rows = self.conn.execute(
-            "SELECT id, name, root, include_globs, exclude_globs, context, created_at, last_indexed_at"
+            "SELECT id, name, root, include_globs, exclude_globs, context, created_at, last_indexed_at, sequence"
             " FROM collections ORDER BY name"
         ).fetchall()
         return [_collection(row) for row in rows]
 
     def get_collection(self, name: str) -> CollectionRecord:
         row = self.conn.execute(
-            "SELECT id, name, root, include_globs, exclude_globs, context, created_at, last_indexed_at"
+            "SELECT id, name, root, include_globs, exclude_globs, context, created_at, last_indexed_at, sequence"
             " FROM collections WHERE name = ?",
             (name,),
         ).fetchone()
@@ -599,6 +612,21 @@ class SQLiteStore:
             params,
         )]
 
+    def passing_filters(self, passage_ids: Sequence[int], filters: SearchFilter) -> set[int]:
+        """Those of ``passage_ids`` that are active and pass ``filters`` (for a few ids,
+        where :meth:`filtered_passage_ids` would list a whole collection)."""
+        where, params = _filter_sql(filters)
+        passing: set[int] = set()
+        for start in range(0, len(passage_ids), 500):
+            chunk = list(passage_ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            passing.update(row[0] for row in self.conn.execute(
+                "SELECT p.id FROM passages p JOIN documents d ON d.id = p.document_id"
+                f" JOIN collections c ON c.id = d.collection_id WHERE d.active = 1 AND p.id IN ({marks}){where}",
+                [*chunk, *params],
+            ))
+        return passing
+
     def complete_hits(self, hits: Sequence[PassageHit]) -> list[PassageHit]:
         """Full hits (metadata, no snippet) for possibly light ones, same order and scores."""
         return self.passage_hits([(h.passage_id, h.score) for h in hits])
@@ -626,6 +654,43 @@ class SQLiteStore:
             for pid, score in scored
             if pid in meta
         ]
+
+    def sequence_documents(self, docids: Sequence[str]) -> list[tuple[str, int, str]]:
+        """(docid, collection id, path) of those active ``docids`` whose collection is
+        declared a sequence."""
+        if not docids:
+            return []
+        marks = ",".join("?" * len(docids))
+        return [(row[0], row[1], row[2]) for row in self.conn.execute(
+            "SELECT d.docid, d.collection_id, d.path FROM documents d"
+            " JOIN collections c ON c.id = d.collection_id"
+            f" WHERE c.sequence = 1 AND d.active = 1 AND d.docid IN ({marks})",
+            list(docids),
+        )]
+
+    def has_sequence_collections(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM collections WHERE sequence = 1 LIMIT 1").fetchone() is not None
+
+    def documents_at(self, places: Sequence[tuple[int, str]]) -> dict[tuple[int, str], tuple[str, int]]:
+        """Active documents at (collection id, path): their docid and first passage id
+        (documents without passages are left out)."""
+        found: dict[tuple[int, str], tuple[str, int]] = {}
+        by_collection: dict[int, list[str]] = {}
+        for cid, path in places:
+            by_collection.setdefault(cid, []).append(path)
+        for cid, paths in by_collection.items():
+            for start in range(0, len(paths), 500):  # stay under SQLite's bound-parameter limit
+                chunk = paths[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for docid, path, pid in self.conn.execute(
+                    "SELECT d.docid, d.path, (SELECT p.id FROM passages p WHERE p.document_id = d.id"
+                    " ORDER BY p.seq LIMIT 1) FROM documents d"
+                    f" WHERE d.collection_id = ? AND d.active = 1 AND d.path IN ({marks})",
+                    [cid, *chunk],
+                ):
+                    if pid is not None:
+                        found[(cid, path)] = (docid, pid)
+        return found
 
     def document_passage_ids(self, docid: str) -> list[int]:
         return [row[0] for row in self.conn.execute(
@@ -747,6 +812,7 @@ def _collection(row: Sequence[Any]) -> CollectionRecord:
     return CollectionRecord(
         id=row[0], name=row[1], root=row[2], include=tuple(json.loads(row[3])),
         exclude=tuple(json.loads(row[4])), context=row[5], created_at=row[6], last_indexed_at=row[7],
+        sequence=bool(row[8]),
     )
 
 

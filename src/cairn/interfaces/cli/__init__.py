@@ -71,7 +71,7 @@ def cli(ctx: click.Context, index: str, home: str | None, debug: bool) -> None:
 
 @cli.group()
 def collection() -> None:
-    """Add, list and remove collections (named folders to index)."""
+    """Add, configure, list and remove collections (named folders to index)."""
 
 
 @collection.command("add")
@@ -81,16 +81,37 @@ def collection() -> None:
               help="Also index files matching GLOB (e.g. '**/*.py'); Markdown and text always are.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB.")
 @click.option("--context", help="Guidance text describing the collection (for agents).")
+@click.option("--sequence", is_flag=True,
+              help="Numbered sibling files follow one another (chat turns D1-3.md, D1-4.md; journal "
+                   "days): query lets each share its neighbours' relevance.")
 @json_option
 @pass_state
 def collection_add(state: State, path: str, name: str | None, include: tuple[str, ...],
-                   exclude: tuple[str, ...], context: str | None, as_json: bool) -> None:
+                   exclude: tuple[str, ...], context: str | None, sequence: bool, as_json: bool) -> None:
     """Register the folder PATH as a collection."""
-    result = state.workspace.add_collection(path, name=name, include=include, exclude=exclude, context=context)
+    result = state.workspace.add_collection(path, name=name, include=include, exclude=exclude,
+                                            context=context, sequence=sequence)
     if as_json:
         return emit_json(result)
-    click.echo(f"added collection {result.name} → {result.root}")
+    click.echo(f"added collection {result.name} → {result.root}" + (" (a sequence)" if result.sequence else ""))
     click.echo("next: cairn index")
+
+
+@collection.command("configure")
+@click.argument("name")
+@click.option("--sequence/--no-sequence", default=None,
+              help="Declare (or undeclare) the collection a sequence of numbered sibling files.")
+@click.option("--context", help="New guidance text ('' clears it).")
+@json_option
+@pass_state
+def collection_configure(state: State, name: str, sequence: bool | None, context: str | None,
+                         as_json: bool) -> None:
+    """Change the settings of collection NAME (no re-indexing needed)."""
+    result = state.workspace.configure_collection(name, sequence=sequence, context=context)
+    if as_json:
+        return emit_json(result)
+    click.echo(f"collection {result.name}: sequence {'on' if result.sequence else 'off'}"
+               + (f"; context: {result.context}" if result.context else ""))
 
 
 @collection.command("list")
@@ -104,7 +125,8 @@ def collection_list(state: State, as_json: bool) -> None:
     if not result.collections:
         click.echo("no collections; add one with: cairn collection add PATH")
     for col in result.collections:
-        click.echo(f"{col.name}\t{col.documents} docs\t{col.passages} passages\t{col.root}")
+        click.echo(f"{col.name}\t{col.documents} docs\t{col.passages} passages\t{col.root}"
+                   + ("\tsequence" if col.sequence else ""))
 
 
 @collection.command("remove")

@@ -53,7 +53,7 @@ def _missing_extra() -> None:
 @click.option("--token", default=None, metavar="TOKEN",
               help="Bearer token required on every request (default: $CAIRN_TOKEN, else [serve] token in config.toml).")
 @click.option("--enable-write", is_flag=True,
-              help="Expose capture, collection add, index and embed (REST and MCP).")
+              help="Expose capture, collection add and configure, index and embed (REST and MCP).")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST",
               help="Also accept this Host header (besides localhost, 127.0.0.1, [::1]).")
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
@@ -108,7 +108,7 @@ def mcp() -> None:
 
 
 @mcp.command("run")
-@click.option("--enable-write", is_flag=True, help="Expose the write tools (capture, collection_add, index, embed).")
+@click.option("--enable-write", is_flag=True, help="Expose the write tools (capture, collection_add, collection_configure, index, embed).")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="Worker threads.")
 @pass_state
 def mcp_run(state: State, enable_write: bool, workers: int) -> None:

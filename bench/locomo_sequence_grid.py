@@ -1,0 +1,112 @@
+"""LoCoMo: how much sequence context helps, and how sensitive it is to its two shares.
+
+    .venv/bin/python bench/eval_retrieval.py --reuse --collections locomo --modes bm25,hybrid,hybrid-fast --no-sequence
+    .venv/bin/python bench/locomo_sequence_grid.py [--write-results]
+
+The first command runs cairn's hybrid query with the LoCoMo collections *not* declared a
+sequence and saves its rankings (``bench/.work/locomo/runs-no-sequence.json``, 200 turns
+per question with their fused scores). This script then applies cairn's own
+:func:`cairn.retrieval.hybrid.sequence_context` to those rankings offline, with each turn's
+neighbours found by :func:`cairn.retrieval.hybrid.sibling_paths` on its file name
+(``D1-3.md`` -> ``D1-2.md`` / ``D1-4.md``), over a grid of (previous, next) shares, and
+scores every cell with the paper's recall (:func:`eval_locomo.score_locomo`). cairn's
+setting is marked. Offline, a neighbour can only join from the saved 200 turns; cairn
+itself works from its full candidate lists, so its figures in the retrieval-quality
+section differ slightly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import eval_locomo
+from cairn.retrieval.hybrid import (
+    SEQUENCE_NEXT_WEIGHT,
+    SEQUENCE_PREV_WEIGHT,
+    Fused,
+    Neighbours,
+    StageRank,
+    sequence_context,
+    sibling_paths,
+)
+from cairn.store.sqlite import light_hit
+
+BENCH = Path(__file__).resolve().parent
+RUNS = BENCH / ".work" / "locomo" / "runs-no-sequence.json"
+DATA = BENCH.parent.parent / "shared" / "eval" / "locomo" / "locomo-dev.json"
+PREVIOUS = (0.0, 0.2, 0.3, 0.5, 0.7, 1.0)
+NEXT = (0.0, 0.1, 0.2, 0.3)
+
+
+def with_sequence(ranking: list[tuple[str, float]], turns: set[str], previous: float, following: float) -> list[str]:
+    """One question's ranking (dia ids, best first) after sequence context."""
+    def dia(path: str) -> str | None:
+        found = eval_locomo.dia_id_of(path.removesuffix(".md"))
+        return found if found in turns else None
+
+    units = [Fused(light_hit(i, d, s), s, {"fused": StageRank(i + 1, s)}) for i, (d, s) in enumerate(ranking)]
+    neighbours: dict[str, list[str | None]] = {}
+    for d, _ in ranking:
+        before, after = sibling_paths(eval_locomo.file_name(d))
+        for side, paths in ((0, before), (1, after)):
+            other = next((o for o in map(dia, paths) if o), None)
+            if other is not None:
+                neighbours.setdefault(d, [None, None])[side] = other
+                neighbours.setdefault(other, [None, None])[1 - side] = d
+    entries = {d: light_hit(10_000 + i, d, 0.0) for i, d in enumerate(sorted(neighbours))}
+    out = sequence_context(units, {d: Neighbours(p, n) for d, (p, n) in neighbours.items()}, entries,
+                           previous_weight=previous, next_weight=following)
+    return [f.hit.docid for f in out]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--runs", type=Path, default=RUNS)
+    parser.add_argument("--mode", default="hybrid", help="which saved mode to rescore (default: hybrid)")
+    parser.add_argument("--write-results", action="store_true", help="update bench/RESULTS.md")
+    args = parser.parse_args(argv)
+    if not args.runs.exists():
+        raise SystemExit(f"{args.runs} not found; first run: eval_retrieval.py --reuse --collections locomo "
+                         "--modes bm25,hybrid,hybrid-fast --no-sequence")
+    data = eval_locomo.load_locomo(DATA, style="full")
+    saved = json.loads(args.runs.read_text())[args.mode]
+    conversation = {q.qid: q.conversation for q in data.questions}
+    turns = {conv: set(t) for conv, t in data.turns.items()}
+
+    def score(previous: float, following: float) -> dict[str, float]:
+        run = {qid: with_sequence([(d, float(s)) for d, s in ranking], turns[conversation[qid]], previous, following)
+               for qid, ranking in saved.items()}
+        return eval_locomo.score_locomo(data.questions, run)["all"]
+
+    rows = ["| previous share | " + " | ".join(f"next {n:g}: R@5 / R@10" for n in NEXT) + " |",
+            "| ---: | " + " | ".join("---:" for _ in NEXT) + " |"]
+    for previous in PREVIOUS:
+        cells = []
+        for following in NEXT:
+            got = score(previous, following)
+            cell = f"{got['R@5']:.1f} / {got['R@10']:.1f}"
+            if (previous, following) == (SEQUENCE_PREV_WEIGHT, SEQUENCE_NEXT_WEIGHT):
+                cell = f"**{cell}** (cairn)"
+            cells.append(cell)
+        rows.append(f"| {previous:g} | " + " | ".join(cells) + " |")
+    table = "\n".join(rows)
+    print(table)
+    if args.write_results:
+        from results_md import machine_note, stamp, update_section
+
+        command = "python bench/locomo_sequence_grid.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        body = (f"Command: `{command.strip()}` on the rankings of `eval_retrieval.py --reuse --collections "
+                f"locomo --modes bm25,hybrid,hybrid-fast --no-sequence` ({args.mode})  \n"
+                f"Date: {stamp()}  \nMachine: {machine_note()}\n\n"
+                "cairn's `sequence_context` applied offline to hybrid rankings made without it (200 "
+                "turns per question), for a grid of shares; the row `previous 0`, column `next 0` is "
+                "hybrid without sequence context.\n\n" + table)
+        update_section("LoCoMo: sequence context shares (diagnostic)", body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
