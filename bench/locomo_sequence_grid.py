@@ -92,6 +92,16 @@ def main(argv: list[str] | None = None) -> int:
                 cell = f"**{cell}** (cairn)"
             cells.append(cell)
         rows.append(f"| {previous:g} | " + " | ".join(cells) + " |")
+    rows += ["", "Per conversation at cairn's shares (R@5 / R@10):", "",
+             "| conversation | questions | without | with |", "| --- | ---: | ---: | ---: |"]
+    for conv in sorted(turns):
+        questions = [q for q in data.questions if q.conversation == conv]
+        plain = eval_locomo.score_locomo(questions, {q.qid: [d for d, _ in saved[q.qid]] for q in questions})["all"]
+        run = {q.qid: with_sequence([(d, float(s)) for d, s in saved[q.qid]], turns[conv],
+                                    SEQUENCE_PREV_WEIGHT, SEQUENCE_NEXT_WEIGHT) for q in questions}
+        got = eval_locomo.score_locomo(questions, run)["all"]
+        rows.append(f"| {conv} | {len(questions)} | {plain['R@5']:.1f} / {plain['R@10']:.1f} | "
+                    f"{got['R@5']:.1f} / {got['R@10']:.1f} |")
     table = "\n".join(rows)
     print(table)
     if args.write_results:

@@ -656,25 +656,18 @@ class Workspace:
         if not members:
             return
         run.stages_run.append("sequence")
-        wanted: dict[str, tuple[tuple[int, tuple[str, ...]], tuple[int, tuple[str, ...]]]] = {}
-        for docid, cid, path in members:
-            before, after = sibling_paths(path)
-            wanted[docid] = ((cid, before), (cid, after))
-        places = [(cid, p) for sides in wanted.values() for cid, paths in sides for p in paths]
-        found = store.documents_at(places)
+        siblings = {docid: (cid, sibling_paths(path)) for docid, cid, path in members}
+        found = store.documents_at([(cid, p) for cid, sides in siblings.values() for side in sides for p in side])
         if filters != SearchFilter():
             passing = store.passing_filters([pid for _, pid in found.values()], filters)
             found = {place: hit for place, hit in found.items() if hit[1] in passing}
-
-        def first(cid: int, paths: tuple[str, ...]) -> tuple[str, int] | None:
-            return next((found[(cid, p)] for p in paths if (cid, p) in found), None)
-
-        # Each candidate passes its score forward to its next document and back to its
-        # previous one; a neighbour takes part only through a candidate.
+        # Each candidate passes its score back to its previous document and forward to its
+        # next one; a neighbour takes part only through a candidate.
         neighbours: dict[str, list[str | None]] = {}
         entries: dict[str, PassageHit] = {}
-        for docid, ((cid, before), (_, after)) in wanted.items():
-            for side, place in ((0, first(cid, before)), (1, first(cid, after))):
+        for docid, (cid, sides) in siblings.items():
+            for side, spellings in enumerate(sides):  # 0: previous, 1: next
+                place = next((found[(cid, p)] for p in spellings if (cid, p) in found), None)
                 if place is None:
                     continue
                 other, pid = place
