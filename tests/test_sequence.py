@@ -186,3 +186,21 @@ def test_an_index_from_before_sequences_upgrades(tmp_path: Path) -> None:
         assert store.configure_collection("chat", sequence=True).sequence is True
     finally:
         store.close()
+
+
+def test_many_candidates(ws: Any, tmp_path: Path) -> None:
+    """More candidates than one SQL statement takes (lookups are chunked)."""
+    root = tmp_path / "log"
+    root.mkdir()
+    for n in range(1, 1201):
+        word = "kiwi" if n % 2 else "plain"
+        (root / f"day-{n:04d}.md").write_text(f"Entry {n}: {word} note.\n")
+    ws.add_collection(root, name="log", sequence=True)
+    ws.index()
+    response = ws.query("kiwi", limit=1000)
+    names = docs(response)
+    assert len(names) == 1000 and len(set(names)) == 1000
+    assert int(names[0][4:8]) % 2 == 1  # a matched (odd) day first
+    evens = [r for r in response.results if int(r.uri[-7:-3]) % 2 == 0]
+    assert evens and all("sequence" in r.stages for r in evens)  # even days only via neighbours
+    assert "sequence" in response.meta.stages_run

@@ -294,7 +294,9 @@ class Workspace:
         round: BM25 expanded by 6 words of the fused top, ``bm25x``, and a second vector
         search from the query moved towards the top passages' vectors, ``vectorx``; plus a
         configured reranker); ``thorough`` (the same with 10 expansion words). A strong BM25
-        signal skips feedback and reranking. ``explain`` adds per-stage ranks."""
+        signal skips feedback and reranking. In collections declared a sequence, each
+        document then shares its numbered neighbours' fused scores (``sequence`` stage; per
+        document only). ``explain`` adds per-stage ranks."""
         from cairn.retrieval.hybrid import FUSION_VERSION
 
         store, filters, meta_filters = self._search_setup(limit, collections, tags_any, tags_all, since, until)

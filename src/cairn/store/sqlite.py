@@ -658,15 +658,17 @@ class SQLiteStore:
     def sequence_documents(self, docids: Sequence[str]) -> list[tuple[str, int, str]]:
         """(docid, collection id, path) of those active ``docids`` whose collection is
         declared a sequence."""
-        if not docids:
-            return []
-        marks = ",".join("?" * len(docids))
-        return [(row[0], row[1], row[2]) for row in self.conn.execute(
-            "SELECT d.docid, d.collection_id, d.path FROM documents d"
-            " JOIN collections c ON c.id = d.collection_id"
-            f" WHERE c.sequence = 1 AND d.active = 1 AND d.docid IN ({marks})",
-            list(docids),
-        )]
+        found: list[tuple[str, int, str]] = []
+        for start in range(0, len(docids), 500):  # stay under SQLite's bound-parameter limit
+            chunk = list(docids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            found += [(row[0], row[1], row[2]) for row in self.conn.execute(
+                "SELECT d.docid, d.collection_id, d.path FROM documents d"
+                " JOIN collections c ON c.id = d.collection_id"
+                f" WHERE c.sequence = 1 AND d.active = 1 AND d.docid IN ({marks})",
+                chunk,
+            )]
+        return found
 
     def has_sequence_collections(self) -> bool:
         return self.conn.execute("SELECT 1 FROM collections WHERE sequence = 1 LIMIT 1").fetchone() is not None
