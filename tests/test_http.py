@@ -192,3 +192,22 @@ def test_cairn_serve_takes_its_token_from_the_environment_or_config(home: Path, 
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_collection_configure_route(tmp_path: Path) -> None:
+    writable = build_index(tmp_path)
+    with serve(writable) as url:  # read-only: the write route is not there
+        assert httpx.post(f"{url}/v1/collections/configure", json={"name": "notes", "sequence": True}).status_code == 404
+    with serve(writable, enable_write=True) as url:
+        done = httpx.post(f"{url}/v1/collections/configure", json={"name": "notes", "sequence": True})
+        assert done.status_code == 200, done.text
+        assert done.json()["sequence"] is True and done.json()["context"] == "Team notes: how-tos and projects."
+        listed = httpx.post(f"{url}/v1/status", json={}).json()["collections"]
+        assert [c["sequence"] for c in listed] == [True]
+        missing = httpx.post(f"{url}/v1/collections/configure", json={"name": "nope", "sequence": True})
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+        nothing = httpx.post(f"{url}/v1/collections/configure", json={"name": "notes"})
+        assert nothing.status_code == 400 and nothing.json()["error"]["code"] == "invalid_input"
+        assert "nothing to change" in nothing.json()["error"]["message"]
+    with cairn.open(writable) as ws:
+        assert ws.list_collections().collections[0].sequence is True
