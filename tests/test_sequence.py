@@ -65,6 +65,17 @@ def test_sequence_context_shares_neighbours_scores() -> None:
     assert ":seq(prev=0.5,next=0.2)" in FUSION_VERSION
 
 
+def test_sequence_context_on_passage_units() -> None:
+    """Several units of one document: its score is its best unit's, and only that unit gains."""
+    units = [fused("q", 1, 1.0), fused("r", 5, 0.3), fused("q", 2, 0.6), fused("r", 6, 0.1)]
+    out = sequence_context(units, {"q": Neighbours(None, "r"), "r": Neighbours("q", None)}, {},
+                           previous_weight=0.5, next_weight=0.2)
+    by_pid = {f.hit.passage_id: f for f in out}
+    assert by_pid[5].score == pytest.approx(0.3 + 0.5 * 1.0) and "sequence" in by_pid[5].stages
+    assert by_pid[6] == units[3] and by_pid[2] == units[2]
+    assert by_pid[1].score == pytest.approx(1.0 + 0.2 * 0.3)
+
+
 def write_turns(root: Path, extra: dict[str, str] | None = None) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for name, text in {**TURNS, **(extra or {})}.items():
@@ -129,6 +140,17 @@ def test_sequence_respects_filters_and_other_collections(ws: Any, tmp_path: Path
     assert {r.collection for r in both if "sequence" in r.stages} == {"chat"}
     ranked = [(r.collection, r.uri.rsplit("/", 1)[-1]) for r in both]
     assert ranked.index(("chat", "D1-2.md")) < ranked.index(("plain", "D1-2.md"))
+
+
+def test_capsules_and_passage_units_get_sequence_context(ws: Any, tmp_path: Path) -> None:
+    """Context Capsules rank passages (``all_passages``): the reply joins there too, once."""
+    ws.add_collection(write_turns(tmp_path / "chat"), name="chat", sequence=True)
+    ws.index()
+    capsule = ws.context_build("how often running", budget_tokens=400)
+    uris = [item.uri for item in capsule.evidence]
+    assert "cairn://chat/D1-2.md" in uris
+    passages = ws.query("how often running", limit=10, all_passages=True)
+    assert [r.uri for r in passages.results].count("cairn://chat/D1-2.md") == 1
 
 
 def test_configure_collection_errors(ws: Any, tmp_path: Path) -> None:

@@ -295,8 +295,8 @@ class Workspace:
         search from the query moved towards the top passages' vectors, ``vectorx``; plus a
         configured reranker); ``thorough`` (the same with 10 expansion words). A strong BM25
         signal skips feedback and reranking. In collections declared a sequence, each
-        document then shares its numbered neighbours' fused scores (``sequence`` stage; per
-        document only). ``explain`` adds per-stage ranks."""
+        document then shares its numbered neighbours' fused scores (``sequence`` stage).
+        ``explain`` adds per-stage ranks."""
         from cairn.retrieval.hybrid import FUSION_VERSION
 
         store, filters, meta_filters = self._search_setup(limit, collections, tags_any, tags_all, since, until)
@@ -597,7 +597,7 @@ class Workspace:
             self._graph_stage(store, run, filters)
         run.fused = fuse(run.rankings, per_document=not all_passages, weights=weights)
         run.stages_run.append("fuse")
-        if not all_passages and run.fused and store.has_sequence_collections():
+        if run.fused and store.has_sequence_collections():
             self._sequence_stage(store, run, filters)
         reranker = self._reranker()
         if reranker is not None and mode != "fast" and not strong and run.fused:
@@ -649,12 +649,12 @@ class Workspace:
         run.rankings["graph"] = store.passage_hits(scored)
 
     def _sequence_stage(self, store: SQLiteStore, run: HybridRun, filters: SearchFilter) -> None:
-        """Sequence context for the fused documents of collections declared a sequence:
-        each shares its numbered neighbours' relevance (:func:`hybrid.sequence_context`);
+        """Sequence context for the fused units of collections declared a sequence: each
+        document shares its numbered neighbours' relevance (:func:`hybrid.sequence_context`);
         a neighbour that no stage found joins the candidates with its first passage."""
         from cairn.retrieval.hybrid import Neighbours, sequence_context, sibling_paths
 
-        members = store.sequence_documents([f.hit.docid for f in run.fused])
+        members = store.sequence_documents(list(dict.fromkeys(f.hit.docid for f in run.fused)))
         if not members:
             return
         run.stages_run.append("sequence")

@@ -156,13 +156,16 @@ def sequence_context(
     fused: Sequence[Fused], neighbours: Mapping[str, Neighbours], entries: Mapping[str, PassageHit],
     *, previous_weight: float = SEQUENCE_PREV_WEIGHT, next_weight: float = SEQUENCE_NEXT_WEIGHT,
 ) -> list[Fused]:
-    """Per-document fused units with sequence context added: a document with neighbours
-    gains ``previous_weight`` of its previous document's fused score and ``next_weight``
-    of its next one's, recorded as the ``sequence`` stage (score = what it gained).
+    """Fused units (``fused``, best first) with sequence context added: a document with
+    neighbours gains ``previous_weight`` of its previous document's fused score and
+    ``next_weight`` of its next one's (a document's score is that of its best unit), on
+    its best unit, recorded as the ``sequence`` stage (score = what it gained).
 
     ``neighbours`` maps docids to their neighbours; ``entries`` gives the representative
     hit of a neighbour that is not yet a unit (it joins with the score it gains)."""
-    scores = {f.hit.docid: f.score for f in fused}
+    scores: dict[str, float] = {}
+    for f in fused:
+        scores.setdefault(f.hit.docid, f.score)
     gains: dict[str, float] = {}
     for docid, near in neighbours.items():
         gain = previous_weight * scores.get(near.previous or "", 0.0) + next_weight * scores.get(near.next or "", 0.0)
@@ -172,14 +175,14 @@ def sequence_context(
     ranks = {docid: rank for rank, docid in enumerate(order, 1)}
     out: list[Fused] = []
     for item in fused:
-        extra = gains.get(item.hit.docid)
+        extra = gains.pop(item.hit.docid, None)  # popped: only a document's best unit gains
         if extra is None:
             out.append(item)
             continue
         stages = {**item.stages, "sequence": StageRank(ranks[item.hit.docid], round(extra, 6))}
         out.append(Fused(item.hit, round(item.score + extra, 8), stages))
     for docid in order:
-        if docid not in scores:
+        if docid in gains:  # not a unit yet: joins with its first passage
             out.append(Fused(entries[docid], round(gains[docid], 8),
                              {"sequence": StageRank(ranks[docid], round(gains[docid], 6))}))
     out.sort(key=lambda f: (-f.score, f.hit.passage_id))
