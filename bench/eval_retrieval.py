@@ -822,7 +822,9 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             ws.close()
         outcomes.append(outcome)
-        runs_file.write_text(json.dumps({m: outcome.runs[m] for m in modes}))
+        # Merge: a run of some modes keeps the other modes' rankings for --from-runs.
+        saved = json.loads(runs_file.read_text()) if runs_file.exists() else {}
+        runs_file.write_text(json.dumps({**saved, **{m: outcome.runs[m] for m in modes}}))
 
     fusion_rows: list[FusionRow] = []
     if args.fusion == "on" or (args.fusion == "auto" and {"bm25", "vector"} <= set(modes)):
