@@ -42,6 +42,7 @@ def bm25_search(
     finder = term_finder(compiled.terms)
     return [h._replace(snippet=make_snippet(texts[h.passage_id], finder)) for h in ranked]
 
+
 def term_finder(terms: Sequence[str]) -> re.Pattern[str] | None:
     """One regex finding any query term, case-insensitively, on a word prefix (a cheap
     stand-in for stemming: "render" finds "renders"); CJK terms match as substrings."""

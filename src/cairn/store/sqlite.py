@@ -39,10 +39,15 @@ def utcnow() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-
-
 def _json_dict(value: dict[str, Any]) -> str:
     return dumps_json(value) if value else "{}"
+
+
+def _chunks(values: Sequence[Any], size: int = 500) -> Iterator[list[Any]]:
+    """``values`` in lists of at most ``size``: an ``IN (...)`` list stays under SQLite's
+    bound-parameter limit."""
+    for start in range(0, len(values), size):
+        yield list(values[start : start + size])
 
 
 def light_hit(passage_id: int, docid: str, score: float) -> PassageHit:
@@ -617,8 +622,7 @@ class SQLiteStore:
         where :meth:`filtered_passage_ids` would list a whole collection)."""
         where, params = _filter_sql(filters)
         passing: set[int] = set()
-        for start in range(0, len(passage_ids), 500):
-            chunk = list(passage_ids[start : start + 500])
+        for chunk in _chunks(passage_ids):
             marks = ",".join("?" * len(chunk))
             passing.update(row[0] for row in self.conn.execute(
                 "SELECT p.id FROM passages p JOIN documents d ON d.id = p.document_id"
@@ -659,8 +663,7 @@ class SQLiteStore:
         """(docid, collection id, path) of those active ``docids`` whose collection is
         declared a sequence."""
         found: list[tuple[str, int, str]] = []
-        for start in range(0, len(docids), 500):  # stay under SQLite's bound-parameter limit
-            chunk = list(docids[start : start + 500])
+        for chunk in _chunks(docids):
             marks = ",".join("?" * len(chunk))
             found += [(row[0], row[1], row[2]) for row in self.conn.execute(
                 "SELECT d.docid, d.collection_id, d.path FROM documents d"
@@ -681,8 +684,7 @@ class SQLiteStore:
         for cid, path in places:
             by_collection.setdefault(cid, []).append(path)
         for cid, paths in by_collection.items():
-            for start in range(0, len(paths), 500):  # stay under SQLite's bound-parameter limit
-                chunk = paths[start : start + 500]
+            for chunk in _chunks(paths):
                 marks = ",".join("?" * len(chunk))
                 for docid, path, pid in self.conn.execute(
                     "SELECT d.docid, d.path, (SELECT p.id FROM passages p WHERE p.document_id = d.id"
