@@ -24,8 +24,7 @@ from pathlib import Path
 
 import eval_locomo
 from cairn.retrieval.hybrid import (
-    SEQUENCE_NEXT_WEIGHT,
-    SEQUENCE_PREV_WEIGHT,
+    DEFAULT_SETTINGS,
     Fused,
     Neighbours,
     StageRank,
@@ -33,6 +32,9 @@ from cairn.retrieval.hybrid import (
     sibling_paths,
 )
 from cairn.store.sqlite import light_hit
+
+SEQUENCE_PREV_WEIGHT = DEFAULT_SETTINGS.sequence_previous
+SEQUENCE_NEXT_WEIGHT = DEFAULT_SETTINGS.sequence_next
 
 BENCH = Path(__file__).resolve().parent
 RUNS = BENCH / ".work" / "locomo" / "runs-no-sequence.json"

@@ -98,7 +98,7 @@ def embed_overhead(repeats: int, sample: int) -> dict[str, float]:
             ws.index()
             store = ws._open_store(create=False)
             texts = [t for _, t in store.pending_passages("x", None, 10**6)]
-            ws._embedder().embed(["warm up"])
+            ws.models.embedder().embed(["warm up"])
             start = time.perf_counter()
             for i in range(0, len(texts), 64):
                 batch = texts[i : i + 64]
@@ -159,7 +159,7 @@ def incremental(pages: Path, home: Path) -> dict[str, Any]:
             page_hashes = {row[0] for row in store.conn.execute(
                 "SELECT p.passage_hash FROM passages p JOIN documents d ON d.id = p.document_id"
                 " WHERE d.docid = ?", (docid,))}
-            fingerprint = ws._embedder().fingerprint
+            fingerprint = ws.models.embedder().fingerprint
             pending = {h for h, _ in store.pending_passages(fingerprint, None, 10**6)}
             summary = ws.embed()
     finally:

@@ -89,21 +89,19 @@ def _outputs_match_published_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
     from cairn.workspace import Workspace
 
     for method, schema in SCHEMA_CHECKED.items():
-        original = getattr(Workspace, method, None)
-        if original is None:
-            continue
-
-        monkeypatch.setattr(Workspace, method, _schema_checked(original, schema))
+        monkeypatch.setattr(Workspace, method, _schema_checked(Workspace, method, schema))
 
 
-def _schema_checked(original: Any, schema: str) -> Any:
+def _schema_checked(cls: type, method: str, schema: str) -> Any:
     import functools
 
     from tests.schemas import assert_valid
 
-    @functools.wraps(original)  # keeps the signature visible to introspection
+    raw = cls.__dict__[method]  # a function or a delegate to a service method
+
+    @functools.wraps(getattr(cls, method))  # keeps the signature visible to introspection
     def checked(self: Any, *args: Any, **kwargs: Any) -> Any:
-        result = original(self, *args, **kwargs)
+        result = raw.__get__(self, cls)(*args, **kwargs)
         assert_valid(schema, result)
         return result
 

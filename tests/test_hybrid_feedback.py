@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from cairn.retrieval.hybrid import FEEDBACK_WEIGHTS, FUSION_VERSION, STAGE_WEIGHTS, fuse
+from cairn.retrieval.hybrid import DEFAULT_SETTINGS, FUSION_VERSION, fuse
 from cairn.retrieval.vector import VectorMatrix, feedback_query
 from cairn.store.sqlite import light_hit
 from tests.conftest import needs_minilm
@@ -35,14 +35,15 @@ def test_feedback_query_moves_the_query_towards_the_feedback_centroid() -> None:
 
 
 def test_feedback_weights_split_the_vector_weight() -> None:
-    assert FEEDBACK_WEIGHTS["vector"] + FEEDBACK_WEIGHTS["vectorx"] == STAGE_WEIGHTS["vector"]
+    feedback_weights, weights = DEFAULT_SETTINGS.feedback_weights, DEFAULT_SETTINGS.weights
+    assert feedback_weights["vector"] + feedback_weights["vectorx"] == weights["vector"]
     assert "vectorx" in FUSION_VERSION
     rankings = {
         "bm25": [light_hit(1, "a", 3.0), light_hit(2, "b", 2.0)],
         "vector": [light_hit(2, "b", 0.9)],
         "vectorx": [light_hit(2, "b", 0.8), light_hit(3, "c", 0.7)],
     }
-    fused = fuse(rankings, weights=FEEDBACK_WEIGHTS)
+    fused = fuse(rankings, weights=feedback_weights)
     assert [f.hit.docid for f in fused] == ["b", "a", "c"]
     assert set(fused[0].stages) == {"bm25", "vector", "vectorx"}
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from cairn.contracts import graph as g
+from cairn.errors import ValidationError
 from cairn.graph.load import (
     frontmatter_positions,
     load_block_ids,
@@ -26,7 +27,9 @@ from cairn.graph.load import (
 from cairn.graph.resolve import LinkSpec, Note, NoteIndex, anchor_found, could_name, resolve_link
 from cairn.graph.tags import tag_tree
 from cairn.graph.traverse import Caps, Direction, Hop, LinkGraph, ResolvedLink, link_order
+from cairn.refs import resolve_document
 from cairn.store.sqlite import SQLiteStore
+from cairn.validation import check_bound
 
 UriOf = Callable[[str, str], str]
 
@@ -43,8 +46,8 @@ class GraphLimits:
     hard: int = 1_000_000
 
 
-class GraphService:
-    """Reads the store, resolves links and answers graph questions for one index."""
+class GraphReader:
+    """Reads the store, resolves links and answers graph questions about notes."""
 
     def __init__(self, store: SQLiteStore, link_keys: Collection[str], uri_of: UriOf) -> None:
         self.store = store
@@ -366,3 +369,108 @@ def _names_of(notes: Sequence[Note]) -> list[str]:
         names.add(stem)
         names.update(a.strip().lower() for a in note.aliases if a.strip())
     return sorted(names)
+
+
+class GraphService:
+    """The link graph of one index, addressed by document references (URI, path, docid):
+    bounds checked, references resolved, then answered by a :class:`GraphReader`."""
+
+    def __init__(self, open_store: Callable[[bool], SQLiteStore], link_keys: object, uri_of: UriOf) -> None:
+        """``link_keys`` is the configured ``graph.link_keys`` (checked on first use, so a
+        bad value fails graph operations with a clear error, not every command)."""
+        self._open_store = open_store
+        self._link_keys = link_keys
+        self._uri_of = uri_of
+
+    def _reader(self, *, keys: bool = True) -> tuple[SQLiteStore, GraphReader]:
+        store = self._open_store(False)
+        link_keys = self._link_keys
+        if not keys:
+            return store, GraphReader(store, (), self._uri_of)
+        if not isinstance(link_keys, (list, tuple)) or not all(isinstance(k, str) for k in link_keys):
+            raise ValidationError("config: graph.link_keys must be a list of frontmatter key names")
+        return store, GraphReader(store, link_keys, self._uri_of)
+
+    @staticmethod
+    def _note(store: SQLiteStore, ref: str) -> Note:
+        record, _ = resolve_document(store, ref)
+        return Note(record.id, record.docid, record.collection, record.path, record.title)
+
+    def links(self, ref: str, *, limit: int = 1000) -> g.LinkList:
+        """Outgoing links of a document, each resolved (target, reason, anchor check)."""
+        check_bound("limit", limit)
+        store, reader = self._reader()
+        return reader.links(self._note(store, ref), limit=limit)
+
+    def backlinks(self, ref: str, *, limit: int = 1000) -> g.LinkList:
+        """Links from other documents of its collection that resolve to this document."""
+        check_bound("limit", limit)
+        store, reader = self._reader()
+        return reader.backlinks(self._note(store, ref), limit=limit)
+
+    def graph(
+        self, collection: str | None = None, *, max_nodes: int = 10_000, max_edges: int = 50_000,
+        max_unresolved: int = 1000,
+    ) -> g.GraphSummary:
+        """The link graph of one or all collections: nodes, merged edges, unresolved links."""
+        for name, value in (("max_nodes", max_nodes), ("max_edges", max_edges),
+                            ("max_unresolved", max_unresolved)):
+            check_bound(name, value)
+        store, reader = self._reader()
+        if collection is not None:
+            store.get_collection(collection)
+        return reader.summary(
+            collection, max_nodes=max_nodes, max_edges=max_edges, max_unresolved=max_unresolved,
+        )
+
+    def graph_path(
+        self, a: str, b: str, *, direction: str = "both", max_depth: int = 6, max_nodes: int = 10_000,
+    ) -> g.GraphPath:
+        """A shortest path of links from A to B; each hop names its link (line, raw text, reason).
+        ``direction``: ``out`` follows links forward only, ``both`` also walks them backwards."""
+        check_bound("max_depth", max_depth, 50)
+        check_bound("max_nodes", max_nodes)
+        store, reader = self._reader()
+        return reader.path(
+            self._note(store, a), self._note(store, b), direction=_direction(direction),
+            max_depth=max_depth, max_nodes=max_nodes,
+        )
+
+    def graph_neighbors(
+        self, ref: str, *, depth: int = 1, direction: str = "both", max_nodes: int = 200,
+        max_edges: int = 10_000,
+    ) -> g.Neighbors:
+        """Documents within ``depth`` links (1-5), breadth first, each with the link that reached it."""
+        check_bound("depth", depth, 5)
+        check_bound("max_nodes", max_nodes)
+        check_bound("max_edges", max_edges)
+        store, reader = self._reader()
+        return reader.neighbors(
+            self._note(store, ref), depth=depth, direction=_direction(direction),
+            max_nodes=max_nodes, max_edges=max_edges,
+        )
+
+    def graph_expand(
+        self, docids: Sequence[str], *, direction: str = "both", per_seed: int = 5, max_total: int = 20,
+    ) -> g.GraphExpansion:
+        """One bounded hop from seed documents (docids or refs): the linked documents, each
+        with its seed and the link that brought it. Used by ``query --graph``."""
+        check_bound("per_seed", per_seed)
+        check_bound("max_total", max_total)
+        store, reader = self._reader()
+        seeds = list({n.key: n for n in (self._note(store, ref) for ref in docids)}.values())
+        return reader.expand(seeds, direction=_direction(direction), per_seed=per_seed, max_total=max_total)
+
+    def tags(self, collection: str | None = None) -> g.TagList:
+        """Tags (frontmatter and inline) with document counts; ``a`` counts ``a/...`` too."""
+        store, reader = self._reader(keys=False)
+        if collection is not None:
+            store.get_collection(collection)
+        return reader.tags(collection)
+
+
+def _direction(value: str) -> Direction:
+    match value:
+        case "out" | "in" | "both":
+            return value
+    raise ValidationError(f"direction must be out, in or both, not {value!r}")

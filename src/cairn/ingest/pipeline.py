@@ -390,12 +390,19 @@ class Indexer:
         self.limits = limits
         self.count_tokens = count_tokens
 
-    def run(self, collections: Sequence[CollectionRecord], progress: Progress | None = None) -> tuple[int, RunCounts, int]:
-        """Index the given collections; returns (run id, counts, elapsed ms)."""
+    def run(
+        self, collections: Sequence[CollectionRecord], progress: Progress | None = None,
+        only: Sequence[str] | None = None,
+    ) -> tuple[int, RunCounts, int]:
+        """Index the given collections; returns (run id, counts, elapsed ms).
+
+        ``only`` reconciles just these relative paths of each collection (files, or
+        folders and what lies under them) instead of walking it whole: new, changed,
+        renamed and deleted files among them are handled exactly as a full run would."""
         started = time.perf_counter()
         counts = RunCounts()
         run_id = self.store.start_run([c.name for c in collections])
-        walks = [(c, walk_collection(Path(c.root), c.include, c.exclude)) for c in collections]
+        walks = [(c, walk_collection(Path(c.root), c.include, c.exclude, only)) for c in collections]
         total = sum(len(w.files) for _, w in walks)
         done = [0]
 
@@ -406,17 +413,22 @@ class Indexer:
 
         with self.store.bulk_writes():
             for collection, walk in walks:
-                self._index_collection(collection, run_id, walk.files, walk.refused, counts, tick)
+                self._index_collection(collection, run_id, walk.files, walk.refused, counts, tick,
+                                       None if only is None else _within(only))
         self.store.finish_run(run_id, _counts_dict(counts), [c.id for c in collections])
         return run_id, counts, int((time.perf_counter() - started) * 1000)
 
     def _index_collection(
         self, collection: CollectionRecord, run_id: int, files: list[FoundFile],
         refused: list[tuple[str, str, str]], counts: RunCounts, tick: Callable[[int], None],
+        scope: Callable[[str], bool] | None = None,
     ) -> None:
+        """Reconcile ``files`` (the walk) with what the index knows; ``scope`` limits
+        deletions and error clean-up to the paths a partial walk covered."""
         known = self.store.known_files(collection.id)
         present = {f.path for f in files}
-        missing = {p: k for p, k in known.items() if k.active and p not in present}
+        missing = {p: k for p, k in known.items()
+                   if k.active and p not in present and (scope is None or scope(p))}
         by_hash: dict[str, list[KnownFile]] = {}
         for item in missing.values():
             by_hash.setdefault(item.source_hash, []).append(item)
@@ -524,7 +536,10 @@ class Indexer:
         finally:
             writer.shutdown(wait=True)
         counts.removed += self.store.deactivate_documents(collection, run_id, missing.values())
-        self.store.clear_errors_except(collection.id, present | {p for p, _, _ in refused})
+        keep = present | {p for p, _, _ in refused}
+        if scope is not None:  # errors of files outside a partial walk stay as they are
+            keep |= {p for name, p, *_ in self.store.file_errors(limit=1 << 62) if name == collection.name and not scope(p)}
+        self.store.clear_errors_except(collection.id, keep)
 
     def _prepare_all(
         self, jobs: list[tuple[FoundFile, str | None]], vanished: frozenset[str]
@@ -562,6 +577,12 @@ class Indexer:
         record, _ = found
         # A title derived from the old file name follows the rename; a real title stays.
         return file_title(new_path) if record.title == file_title(old.path) else record.title
+
+
+def _within(only: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a relative path is one of ``only`` or lies under one of them."""
+    targets = tuple(t.strip("/") for t in only if t.strip("/"))
+    return lambda path: any(path == t or path.startswith(t + "/") for t in targets)
 
 
 def _counts_dict(counts: RunCounts) -> dict[str, int]:

@@ -57,13 +57,29 @@ def glob_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
     return lambda rel: (bool(by_suffix) and rel.endswith(by_suffix)) or spec.match_file(rel)
 
 
-def walk_collection(root: Path, include: Sequence[str], exclude: Sequence[str]) -> WalkResult:
+def walk_collection(
+    root: Path, include: Sequence[str], exclude: Sequence[str], only: Sequence[str] | None = None,
+) -> WalkResult:
     """List the files of a collection, sorted by path.
 
     Hidden folders, ``.git``, ``node_modules`` and virtualenvs are skipped, as is
     everything a ``.gitignore`` (at any depth) ignores. Symlinked folders are never entered;
     a symlinked file is taken only when its target lies inside the collection root.
+
+    ``only`` restricts the walk to these relative paths (files, or folders and everything
+    under them): only their ancestor folders are listed, so the same rules apply at the
+    cost of a few directory reads (a file watcher reconciles just what changed).
     """
+    targets = None if only is None else sorted({t.strip("/") for t in only if t.strip("/")})
+
+    def wanted(rel: str, is_dir: bool) -> bool:
+        if targets is None:
+            return True
+        for target in targets:
+            if rel == target or rel.startswith(target + "/") or (is_dir and target.startswith(rel + "/")):
+                return True
+        return False
+
     root_real = os.path.realpath(root)
     included = glob_matcher(include)
     excluded = glob_matcher(exclude)
@@ -107,11 +123,12 @@ def walk_collection(root: Path, include: Sequence[str], exclude: Sequence[str]) 
                         continue
                     if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
                         continue  # a virtualenv under any name
-                    visit(entry.path, rel + "/")
+                    if wanted(rel, True):
+                        visit(entry.path, rel + "/")
                     continue
                 if is_link and os.path.isdir(entry.path):
                     continue  # never enter symlinked folders
-                if name == ".gitignore" or not included(rel) or excluded(rel):
+                if name == ".gitignore" or not included(rel) or excluded(rel) or not wanted(rel, False):
                     continue
                 if ignored(rel, False):
                     continue

@@ -12,45 +12,74 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from cairn.errors import ModelUnavailable
 from cairn.retrieval.query import STOPWORDS
 from cairn.store.records import PassageHit
 
+
+@dataclass(frozen=True, slots=True)
+class HybridSettings:
+    """Every tuning constant of hybrid ``query``, in one place. :attr:`fusion_version`
+    (reported as ``meta.fusion`` and stored in capsules) is derived from these values, so
+    a changed constant always shows as a changed version."""
+
+    #: k = 10 rather than the customary 60: one setting measured on NFCorpus, Cranfield,
+    #: MEDLINE and LoCoMo together (bench/RESULTS.md) keeps every IR gain and lifts LoCoMo
+    #: recall@5 by ~5 points, because a top-ranked turn matters more than a deep consensus.
+    rrf_k: int = 10
+    weights: Mapping[str, float] = field(
+        default_factory=lambda: {"bm25": 1.0, "vector": 1.0, "bm25x": 0.5, "graph": 0.3})
+    #: Weights once the feedback round has run: the query's own vector list and the
+    #: feedback vector list (``vectorx``) share the vector weight, so feedback refines the
+    #: vector evidence instead of counting it twice (counting it twice cost LoCoMo ~4
+    #: points of recall@5 in bench/RESULTS.md).
+    feedback_weights: Mapping[str, float] = field(
+        default_factory=lambda: {"bm25": 1.0, "vector": 0.5, "bm25x": 0.5, "graph": 0.3, "vectorx": 0.5})
+    #: Pseudo-relevance feedback round (modes default and thorough): the representative
+    #: passages of the first fused units feed a BM25 expansion (``bm25x``) and a Rocchio
+    #: query vector ``q + beta * mean(their vectors)`` (``vectorx``). Feedback from the
+    #: fused list rather than from BM25 alone, and a shifted query vector as a second
+    #: vector list, measured on NFCorpus, Cranfield, MEDLINE and LoCoMo together.
+    feedback_text_passages: int = 5
+    feedback_vector_passages: int = 3
+    rocchio_beta: float = 1.0
+    #: Expansion words of the feedback round per mode: thorough adds more of them.
+    feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10})
+    #: BM25 is "decisive" when its best document scores this many times the second best.
+    strong_signal_ratio: float = 2.0
+    #: Sequence context, for collections declared a sequence (chat turns, journal days):
+    #: a document also earns these shares of its neighbours' fused scores. A reply carries
+    #: the relevance of the turn it answers ("Three times a week." after "How often do you
+    #: run?"), a question a little of its answer's. On LoCoMo every setting from 0.2 to 0.7
+    #: (previous) and 0 to 0.3 (next) lifts recall@10 by 3.5 to 7 points (bench/RESULTS.md).
+    sequence_previous: float = 0.5
+    sequence_next: float = 0.2
+    #: Candidates per stage: at least this many, or five times the limit.
+    candidates: int = 50
+    #: Fused units a configured reranker re-scores.
+    rerank_depth: int = 20
+    #: ``--graph``: seeds taken from the rankings, links followed per seed, documents added.
+    graph_seeds: int = 5
+    graph_per_seed: int = 5
+    graph_max: int = 20
+
+    @property
+    def fusion_version(self) -> str:
+        """The formula and its weights, e.g. ``rrf-4:k=10:w(bm25=1,...):prf(...):seq(...)``."""
+        weights = ",".join(f"{k}={v:g}" for k, v in self.weights.items())
+        feedback = ",".join(f"{k}={v:g}" for k, v in self.feedback_weights.items()
+                            if self.weights.get(k) != v)
+        return (f"rrf-4:k={self.rrf_k}:w({weights}):prf({feedback})"
+                f":seq(prev={self.sequence_previous:g},next={self.sequence_next:g})")
+
+
+#: The settings every query uses unless a caller passes others (bench grids do).
+DEFAULT_SETTINGS = HybridSettings()
 #: Version of the fusion formula; stored with every hybrid result set.
-FUSION_VERSION = (
-    "rrf-4:k=10:w(bm25=1,vector=1,bm25x=0.5,graph=0.3):prf(vector=0.5,vectorx=0.5)"
-    ":seq(prev=0.5,next=0.2)"
-)
-#: k = 10 rather than the customary 60: one setting measured on NFCorpus, Cranfield,
-#: MEDLINE and LoCoMo together (bench/RESULTS.md) keeps every IR gain and lifts LoCoMo
-#: recall@5 by ~5 points, because a top-ranked turn matters more than a deep consensus.
-RRF_K = 10
-STAGE_WEIGHTS: Mapping[str, float] = {"bm25": 1.0, "vector": 1.0, "bm25x": 0.5, "graph": 0.3}
-#: Weights once the feedback round has run: the query's own vector list and the
-#: feedback vector list (``vectorx``) share the vector weight, so feedback refines the
-#: vector evidence instead of counting it twice (counting it twice cost LoCoMo ~4 points
-#: of recall@5 in bench/RESULTS.md).
-FEEDBACK_WEIGHTS: Mapping[str, float] = {**STAGE_WEIGHTS, "vector": 0.5, "vectorx": 0.5}
-#: Pseudo-relevance feedback round (modes default and thorough): the representative
-#: passages of the first fused units feed a BM25 expansion (``bm25x``) and a Rocchio
-#: query vector ``q + beta * mean(their vectors)`` (``vectorx``). Feedback from the fused
-#: list rather than from BM25 alone, and a shifted query vector as a second vector list,
-#: measured on NFCorpus, Cranfield, MEDLINE and LoCoMo together (bench/RESULTS.md).
-FEEDBACK_TEXT_PASSAGES = 5
-FEEDBACK_VECTOR_PASSAGES = 3
-ROCCHIO_BETA = 1.0
-#: BM25 is "decisive" when its best document scores this many times the second best.
-STRONG_SIGNAL_RATIO = 2.0
-#: Sequence context, for collections declared a sequence (chat turns, journal days): a
-#: document also earns these shares of its neighbours' fused scores. A reply carries the
-#: relevance of the turn it answers ("Three times a week." after "How often do you
-#: run?"), a question a little of its answer's. On LoCoMo every setting from 0.2 to 0.7
-#: (previous) and 0 to 0.3 (next) lifts recall@10 by 3.5 to 7 points (bench/RESULTS.md).
-SEQUENCE_PREV_WEIGHT = 0.5
-SEQUENCE_NEXT_WEIGHT = 0.2
+FUSION_VERSION = DEFAULT_SETTINGS.fusion_version
 
 
 class StageRank(NamedTuple):
@@ -69,7 +98,7 @@ class Fused(NamedTuple):
 
 def fuse(
     rankings: Mapping[str, Sequence[PassageHit]], *, per_document: bool = True,
-    k: int = RRF_K, weights: Mapping[str, float] = STAGE_WEIGHTS,
+    k: int = DEFAULT_SETTINGS.rrf_k, weights: Mapping[str, float] | None = None,
 ) -> list[Fused]:
     """Reciprocal-rank fusion of ranked passage lists.
 
@@ -79,6 +108,7 @@ def fuse(
     """
     # unit -> [score, best rank, stage order of that rank, representative hit, stages]
     units: dict[object, list[Any]] = {}
+    weights = DEFAULT_SETTINGS.weights if weights is None else weights
     for order, (stage, hits) in enumerate(rankings.items()):
         weight = weights.get(stage, 1.0)
         seen: set[object] = set()
@@ -102,7 +132,7 @@ def fuse(
     return fused
 
 
-def strong_signal(bm25: Sequence[PassageHit], *, ratio: float = STRONG_SIGNAL_RATIO) -> bool:
+def strong_signal(bm25: Sequence[PassageHit], *, ratio: float = DEFAULT_SETTINGS.strong_signal_ratio) -> bool:
     """Whether BM25 alone is decisive: its top document far ahead of the next one."""
     per_doc: list[float] = []
     seen: set[str] = set()
@@ -154,7 +184,8 @@ class Neighbours(NamedTuple):
 
 def sequence_context(
     fused: Sequence[Fused], neighbours: Mapping[str, Neighbours], entries: Mapping[str, PassageHit],
-    *, previous_weight: float = SEQUENCE_PREV_WEIGHT, next_weight: float = SEQUENCE_NEXT_WEIGHT,
+    *, previous_weight: float = DEFAULT_SETTINGS.sequence_previous,
+    next_weight: float = DEFAULT_SETTINGS.sequence_next,
 ) -> list[Fused]:
     """Fused units (``fused``, best first) with sequence context added: a document with
     neighbours gains ``previous_weight`` of its previous document's fused score and

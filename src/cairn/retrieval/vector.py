@@ -1,7 +1,8 @@
 """Exact vector search over passage embeddings with NumPy.
 
 Vectors live in SQLite (float32 blobs keyed by passage text hash and model
-fingerprint). A search loads them into one matrix, cached per store and data version,
+fingerprint). A search loads them into one matrix, cached per store and data version
+(:class:`VectorCache`),
 and takes an exact dot product with the query vector: no approximate index, so a filter
 (applied as a mask over the allowed passages *before* the top-k cut) never loses recall.
 
@@ -35,29 +36,34 @@ class VectorMatrix:
     docids: tuple[str, ...] = ()  # docid of each row
 
 
-_CACHE: dict[tuple[str, str], tuple[tuple[int, int, int], VectorMatrix]] = {}
-_CACHE_LOCK = threading.Lock()
+class VectorCache:
+    """Vector matrices of one process, one per (index file, model fingerprint), each kept
+    until the index's data changes. Shared by every Workspace given the same
+    :class:`~cairn.models.hub.ModelHub`, so server threads load a matrix once."""
 
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, str], tuple[tuple[int, int, int], VectorMatrix]] = {}
+        self._lock = threading.Lock()
 
-def load_matrix(store: SQLiteStore, fingerprint: str) -> VectorMatrix:
-    """All vectors of active passages for ``fingerprint``, cached until the data changes."""
-    import numpy as np
+    def load(self, store: SQLiteStore, fingerprint: str) -> VectorMatrix:
+        """All vectors of active passages for ``fingerprint``, cached until the data changes."""
+        import numpy as np
 
-    key = (str(store.path), fingerprint)
-    version = store.data_version()
-    with _CACHE_LOCK:
-        cached = _CACHE.get(key)
-        if cached is not None and cached[0] == version:
-            return cached[1]
-    ids, docids, blobs = store.vector_rows(fingerprint)
-    if blobs:
-        matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
-    else:
-        matrix = np.zeros((0, 0), dtype=np.float32)
-    loaded = VectorMatrix(np.asarray(ids, dtype=np.int64), matrix, tuple(docids))
-    with _CACHE_LOCK:
-        _CACHE[key] = (version, loaded)
-    return loaded
+        key = (str(store.path), fingerprint)
+        version = store.data_version()
+        with self._lock:
+            cached = self._entries.get(key)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+        ids, docids, blobs = store.vector_rows(fingerprint)
+        if blobs:
+            matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
+        else:
+            matrix = np.zeros((0, 0), dtype=np.float32)
+        loaded = VectorMatrix(np.asarray(ids, dtype=np.int64), matrix, tuple(docids))
+        with self._lock:
+            self._entries[key] = (version, loaded)
+        return loaded
 
 
 def top_rows(
@@ -85,19 +91,19 @@ def top_rows(
 
 
 def vector_search(
-    store: SQLiteStore, embedder: Embedder, query: str, filters: SearchFilter, limit: int
+    store: SQLiteStore, matrix: VectorMatrix, embedder: Embedder, query: str, filters: SearchFilter,
+    limit: int,
 ) -> list[PassageHit]:
     """Passages nearest to the query's embedding, filters applied before the cut."""
     query_vector = embedder.embed([query], kind="query")[0]
-    return nearest(store, embedder.fingerprint, query_vector, filters, limit)
+    return nearest(store, matrix, query_vector, filters, limit)
 
 
 def nearest(
-    store: SQLiteStore, fingerprint: str, query_vector: NDArray[np.float32], filters: SearchFilter,
+    store: SQLiteStore, matrix: VectorMatrix, query_vector: NDArray[np.float32], filters: SearchFilter,
     limit: int, exclude: frozenset[int] = frozenset(),
 ) -> list[PassageHit]:
-    """Passages nearest to ``query_vector`` among those passing ``filters``."""
-    matrix = load_matrix(store, fingerprint)
+    """Passages of ``matrix`` nearest to ``query_vector`` among those passing ``filters``."""
     rows = top_rows(matrix, query_vector, limit, allowed_ids(store, filters, exclude))
     return store.passage_hits([(int(matrix.ids[row]), score) for row, score in rows])
 

@@ -1,0 +1,291 @@
+"""The hybrid retrieval pipeline behind ``query``, capsules and ask.
+
+Stages: BM25 and the vector search (overlapping: the vector stage runs on a helper
+thread), an optional pseudo-relevance feedback round (``bm25x``, ``vectorx``), an optional
+graph hop, reciprocal-rank fusion, sequence context for collections declared a sequence,
+and an optional reranker. The pipeline owns no store, model or graph: each is a port
+passed in (:class:`HybridPorts`), and every constant comes from one
+:class:`~cairn.retrieval.hybrid.HybridSettings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from cairn.errors import ModelUnavailable, ValidationError
+from cairn.retrieval.hybrid import (
+    DEFAULT_SETTINGS,
+    FeedbackExpander,
+    Fused,
+    HybridSettings,
+    Neighbours,
+    Reranker,
+    StageRank,
+    fuse,
+    sequence_context,
+    sibling_paths,
+    strong_signal,
+)
+from cairn.retrieval.query import compile_query
+from cairn.store.records import PassageHit, SearchFilter
+from cairn.store.sqlite import light_hit
+
+if TYPE_CHECKING:
+    from cairn.contracts.graph import GraphExpansion
+    from cairn.models.embedders import Embedder
+    from cairn.retrieval.vector import VectorMatrix
+
+QueryMode = Literal["fast", "default", "thorough"]
+
+
+class PassageSource(Protocol):
+    """What the pipeline reads of the index besides rankings."""
+
+    def passage_texts(self, passage_ids: Sequence[int]) -> dict[int, str]: ...
+    def passage_hits(self, scored: Sequence[tuple[int, float]]) -> list[PassageHit]: ...
+    def complete_hits(self, hits: Sequence[PassageHit]) -> list[PassageHit]: ...
+    def filtered_passage_ids(self, filters: SearchFilter) -> list[int]: ...
+    def document_passage_ids(self, docid: str) -> list[int]: ...
+    def has_sequence_collections(self) -> bool: ...
+    def sequence_documents(self, docids: Sequence[str]) -> list[tuple[str, int, str]]: ...
+    def documents_at(self, places: Sequence[tuple[int, str]]) -> dict[tuple[int, str], tuple[str, int]]: ...
+    def passing_filters(self, passage_ids: Sequence[int], filters: SearchFilter) -> set[int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class VectorSide:
+    """What the vector stages need: the embedder, its vector matrix and the rows a
+    filtered search may return (None: all)."""
+
+    embedder: Embedder
+    matrix: VectorMatrix
+    allowed: Any
+
+
+@dataclass(frozen=True, slots=True)
+class HybridPorts:
+    """The pipeline's connections to the rest of cairn."""
+
+    passages: PassageSource
+    #: BM25 candidates (light hits) for a query text under filters, at most ``depth``.
+    lexical: Callable[[str, SearchFilter, int], list[PassageHit]]
+    #: The vector side for these filters; raises ModelUnavailable without model or vectors.
+    vectors: Callable[[SearchFilter], VectorSide]
+    #: One bounded link hop from seed docids (``per_seed``, ``max_total``).
+    graph_expand: Callable[[list[str], int, int], GraphExpansion]
+    #: Where the vector stage runs while BM25 runs on the caller's thread.
+    background: Executor
+    reranker: Reranker | None = None
+
+
+@dataclass
+class HybridRun:
+    """Everything one hybrid query produced, for results, explain and diagnose.
+
+    Ranked lists and fused units beyond the first ``limit`` hold light hits (passage id,
+    docid and score only, :func:`cairn.store.sqlite.light_hit`)."""
+
+    depth: int
+    rankings: dict[str, list[PassageHit]] = field(default_factory=dict)
+    fused: list[Fused] = field(default_factory=list)
+    stages_run: list[str] = field(default_factory=list)
+    hints: list[str] = field(default_factory=list)
+    vectors: bool = False
+    embedder: str | None = None
+    via: dict[str, str] = field(default_factory=dict)
+
+
+class HybridPipeline:
+    """Runs hybrid queries through its ports with one set of tuning constants."""
+
+    def __init__(self, ports: HybridPorts, settings: HybridSettings = DEFAULT_SETTINGS) -> None:
+        self.ports = ports
+        self.settings = settings
+
+    def run(
+        self, query: str, filters: SearchFilter, limit: int, *, mode: QueryMode, graph: bool,
+        all_passages: bool, depth: int | None = None,
+    ) -> HybridRun:
+        """Rank passages for ``query``: the first ``limit`` fused units carry full hits."""
+        if mode not in ("fast", "default", "thorough"):
+            raise ValidationError(f"unknown query mode {mode!r}: use fast, default or thorough")
+        tuning, source = self.settings, self.ports.passages
+        depth = depth or max(tuning.candidates, limit * 5)
+        run = HybridRun(depth=depth)
+        compile_query(query)  # bad queries fail before any model work starts
+        # The vector stage (embed the query, then search the matrix) runs on a helper
+        # thread while BM25 runs here: onnxruntime, NumPy and SQLite release the GIL, so
+        # the stages overlap. The helper touches no store: matrix and filter ids are read first.
+        pending_vector = None
+        side: VectorSide | None = None
+        query_vector = None
+        try:
+            side = self.ports.vectors(filters)
+            fast = getattr(side.embedder, "embed_query_fast", None) if mode == "fast" else None
+            pending_vector = self.ports.background.submit(
+                _vector_stage, fast, side.embedder, query, side.matrix, side.allowed, depth)
+        except ModelUnavailable as exc:
+            run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
+        bm25 = self.ports.lexical(query, filters, depth)
+        run.rankings["bm25"] = bm25
+        run.stages_run.append("bm25")
+        if pending_vector is not None and side is not None:
+            try:
+                run.rankings["vector"], query_vector, encoder = pending_vector.result()
+                run.stages_run.append("vector" if encoder == "exact" else f"vector:{encoder}")
+                run.vectors = True
+                run.embedder = side.embedder.fingerprint
+            except ModelUnavailable as exc:
+                run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
+        # The shortcut only matters where there is something to skip (expansion, rerank).
+        strong = mode != "fast" and strong_signal(bm25, ratio=tuning.strong_signal_ratio)
+        if strong:
+            run.stages_run.append("strong-signal")
+        weights = tuning.weights
+        if mode != "fast" and not strong and bm25:
+            weights = self._feedback(run, query, filters, mode, all_passages, side, query_vector)
+        if graph:
+            self._graph_stage(run, filters)
+        run.fused = fuse(run.rankings, per_document=not all_passages, k=tuning.rrf_k, weights=weights)
+        run.stages_run.append("fuse")
+        if run.fused and source.has_sequence_collections():
+            self._sequence_stage(run, filters)
+        if self.ports.reranker is not None and mode != "fast" and not strong and run.fused:
+            self._rerank(run, query, self.ports.reranker)
+        # Candidates carry only passage id, docid and score; the units that can be returned
+        # get their metadata now, in one query.
+        head = run.fused[:limit]
+        full = {hit.passage_id: hit for hit in source.complete_hits([f.hit for f in head])}
+        run.fused[:limit] = [f._replace(hit=full[f.hit.passage_id]) for f in head if f.hit.passage_id in full]
+        return run
+
+    def _feedback(
+        self, run: HybridRun, query: str, filters: SearchFilter, mode: QueryMode, all_passages: bool,
+        side: VectorSide | None, query_vector: Any,
+    ) -> Any:
+        """Pseudo-relevance feedback: the representative passages of the first fused units
+        expand the BM25 query (``bm25x``) and shift the query vector towards them
+        (``vectorx``). Returns the fusion weights to use afterwards."""
+        from cairn.retrieval.vector import feedback_query, nearest_candidates
+
+        tuning = self.settings
+        weights = tuning.weights
+        depth_fb = max(tuning.feedback_text_passages, tuning.feedback_vector_passages)
+        first = [f.hit.passage_id for f in fuse(run.rankings, per_document=not all_passages,
+                                                   k=tuning.rrf_k, weights=weights)[:depth_fb]]
+        top = first[: tuning.feedback_text_passages]
+        texts = self.ports.passages.passage_texts(top)
+        expander = FeedbackExpander(terms=tuning.feedback_terms[mode])
+        extra = expander.expand(query, [texts[pid] for pid in top if pid in texts])
+        if extra:
+            run.rankings["bm25x"] = self.ports.lexical(f"{query} {extra}", filters, run.depth)
+            run.stages_run.append("expand")
+        if side is not None and query_vector is not None and run.vectors:
+            shifted = feedback_query(side.matrix, query_vector, first[: tuning.feedback_vector_passages],
+                                     tuning.rocchio_beta)
+            if shifted is not None:
+                run.rankings["vectorx"] = nearest_candidates(side.matrix, shifted, run.depth, side.allowed)
+                run.stages_run.append("vector-feedback")
+                weights = tuning.feedback_weights
+        return weights
+
+    def _graph_stage(self, run: HybridRun, filters: SearchFilter) -> None:
+        """One bounded hop along links from the best candidates: linked documents join the
+        candidates (their first passage passing the filters) as the ``graph`` stage."""
+        tuning, source = self.settings, self.ports.passages
+        seeds: list[str] = []
+        for hits in run.rankings.values():
+            for hit in hits:
+                if hit.docid not in seeds and len(seeds) < tuning.graph_seeds:
+                    seeds.append(hit.docid)
+        run.stages_run.append("graph")
+        if not seeds:
+            return
+        expansion = self.ports.graph_expand(seeds, tuning.graph_per_seed, tuning.graph_max)
+        allowed = set(source.filtered_passage_ids(filters)) if filters != SearchFilter() else None
+        scored: list[tuple[int, float]] = []
+        for rank, doc in enumerate(expansion.documents, 1):
+            passages = [p for p in source.document_passage_ids(doc.docid) if allowed is None or p in allowed]
+            if not passages:
+                continue
+            scored.append((passages[0], round(1.0 / rank, 6)))
+            link = doc.via.link
+            run.via.setdefault(doc.docid, f"graph: {link.raw} at {link.source_uri}:{link.line}")
+        if expansion.truncated:
+            run.hints.append("graph expansion truncated: " + ", ".join(c.name for c in expansion.caps if c.hit))
+        run.rankings["graph"] = source.passage_hits(scored)
+
+    def _sequence_stage(self, run: HybridRun, filters: SearchFilter) -> None:
+        """Sequence context for the fused units of collections declared a sequence: each
+        document shares its numbered neighbours' relevance (:func:`hybrid.sequence_context`);
+        a neighbour that no stage found joins the candidates with its first passage."""
+        source = self.ports.passages
+        members = source.sequence_documents(list(dict.fromkeys(f.hit.docid for f in run.fused)))
+        if not members:
+            return
+        run.stages_run.append("sequence")
+        siblings = {docid: (cid, sibling_paths(path)) for docid, cid, path in members}
+        found = source.documents_at([(cid, p) for cid, sides in siblings.values() for side in sides for p in side])
+        if filters != SearchFilter():
+            passing = source.passing_filters([pid for _, pid in found.values()], filters)
+            found = {place: hit for place, hit in found.items() if hit[1] in passing}
+        # Each candidate passes its score back to its previous document and forward to its
+        # next one; a neighbour takes part only through a candidate.
+        neighbours: dict[str, list[str | None]] = {}
+        entries: dict[str, PassageHit] = {}
+        for docid, (cid, sides) in siblings.items():
+            for side, spellings in enumerate(sides):  # 0: previous, 1: next
+                place = next((found[(cid, p)] for p in spellings if (cid, p) in found), None)
+                if place is None:
+                    continue
+                other, pid = place
+                neighbours.setdefault(docid, [None, None])[side] = other
+                neighbours.setdefault(other, [None, None])[1 - side] = docid
+                entries.setdefault(other, light_hit(pid, other, 0.0))
+        paths = {docid: path for docid, _, path in members}
+        run.fused = sequence_context(
+            run.fused, {d: Neighbours(p, n) for d, (p, n) in neighbours.items()}, entries,
+            previous_weight=self.settings.sequence_previous, next_weight=self.settings.sequence_next,
+        )
+        for item in run.fused:
+            if set(item.stages) == {"sequence"}:  # joined only through a neighbour
+                previous, following = neighbours[item.hit.docid]
+                if previous is not None and previous in paths:
+                    run.via.setdefault(item.hit.docid, f"sequence: follows {paths[previous]}")
+                elif following is not None and following in paths:
+                    run.via.setdefault(item.hit.docid, f"sequence: precedes {paths[following]}")
+
+    def _rerank(self, run: HybridRun, query: str, reranker: Reranker) -> None:
+        """Re-score the first fused units with the configured reranker (``rerank`` stage)."""
+        depth = self.settings.rerank_depth
+        head = run.fused[:depth]
+        texts = self.ports.passages.passage_texts([f.hit.passage_id for f in head])
+        try:
+            scores = reranker.rerank(query, [texts.get(f.hit.passage_id, "") for f in head])
+        except ModelUnavailable as exc:
+            run.hints.append(f"rerank skipped: {exc.message}")
+            return
+        order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
+        reranked = []
+        for rank, i in enumerate(order, 1):
+            item = head[i]
+            stages = dict(item.stages)
+            stages["rerank"] = StageRank(rank, round(scores[i], 6))
+            reranked.append(item._replace(stages=stages))
+        run.fused = reranked + run.fused[depth:]
+        run.stages_run.append("rerank")
+
+
+def _vector_stage(
+    fast: Callable[[str], tuple[Any, str]] | None, embedder: Embedder, query: str, matrix: VectorMatrix,
+    allowed: Any, depth: int,
+) -> tuple[list[PassageHit], Any, str]:
+    """Embed the query (the int8 encoder when ``fast`` is given) and take its nearest
+    passages as light hits; returns them, the query vector and the encoder used."""
+    from cairn.retrieval.vector import nearest_candidates
+
+    vector, encoder = fast(query) if fast is not None else (embedder.embed([query], kind="query")[0], "exact")
+    return nearest_candidates(matrix, vector, depth, allowed), vector, encoder
