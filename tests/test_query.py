@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cairn.errors import ValidationError
-from cairn.retrieval.query import MAX_TERMS, cjk_bigrams, compile_query, has_cjk
+from cairn.retrieval.query import MAX_TERMS, compile_query
+from cairn.text.cjk import cjk_bigrams
 
 DOCS = {
     1: "The quick brown fox jumps over the lazy dog",
@@ -50,14 +51,6 @@ def search(db: sqlite3.Connection, query: str) -> set[int]:
         found |= {r for (r,) in db.execute(
             "SELECT rowid FROM cjk_fts WHERE cjk_fts MATCH ?", (compiled.cjk,))}
     return found
-
-
-def test_has_cjk_and_bigrams() -> None:
-    assert has_cjk("abc 北京") and has_cjk("ひらがな") and has_cjk("한국어")
-    assert not has_cjk("abc。、「」") and not has_cjk("")
-    assert cjk_bigrams("北京大学") == "北京 京大 大学"
-    assert cjk_bigrams("a北b京大c") == "北 京大"
-    assert cjk_bigrams("hello") == ""
 
 
 def test_words_are_ored_and_stopwords_dropped(db: sqlite3.Connection) -> None:

@@ -22,7 +22,6 @@ from cairn.answer import (
     verify_claims,
     verify_draft,
 )
-from cairn.answer.claims import tokenize
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "fixtures" / "verify" / "cases.jsonl"
@@ -135,22 +134,6 @@ def test_split_keeps_code_verbatim_and_ignores_brackets_inside_code() -> None:
     (claim,) = split_claims("Run `tar xf {{source.tar[.gz|.bz2]}} ...` to extract [E4].")
     assert claim.text == "Run `tar xf {{source.tar[.gz|.bz2]}} ...` to extract."
     assert claim.cited == ("E4",)
-
-
-def test_tokenize_normalises_numbers() -> None:
-    nums = [
-        (t.value, t.unit)
-        for t in tokenize("ten per cent, 1,100 ug, twenty-first day, 15th day, one-third, 10%")
-        if t.kind == "number"
-    ]
-    assert nums == [
-        (10.0, "percent"),
-        (1100.0, "ug"),
-        (21.0, "day"),
-        (15.0, "day"),
-        (pytest.approx(1 / 3), None),
-        (10.0, "percent"),
-    ]
 
 
 # --------------------------------------------------------------------------- rules

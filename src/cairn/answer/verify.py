@@ -48,20 +48,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from cairn.answer.claims import (
-    GENERIC,
-    NEGATIONS,
-    STOPWORDS,
-    UNITS,
-    Claim,
-    Token,
-    clause_ranges,
-    sentence_ranges,
-    split_claims,
-    stem,
-    strip_lead_in,
-    tokenize,
-)
+from cairn.answer.claims import GENERIC, NEGATIONS, Claim, split_claims, strip_lead_in
+from cairn.text.numbers import UNITS
+from cairn.text.sentences import clause_ranges, sentence_ranges
+from cairn.text.stem import light_stem
+from cairn.text.stopwords import CLAIM_STOPWORDS
+from cairn.text.tokens import Token, tokenize
 
 __all__ = [
     "REASONS",
@@ -148,7 +140,7 @@ class Judge(Protocol):
 # --------------------------------------------------------------------------- analysis
 
 _SPELLING = (("foet", "fet"), ("oesoph", "esoph"), ("haem", "hem"), ("anaem", "anem"), ("colour", "color"), ("behaviour", "behavior"), ("tumour", "tumor"))  # fmt: skip
-_GENERIC_STEMS = frozenset(stem(w) for w in GENERIC)
+_GENERIC_STEMS = frozenset(light_stem(w) for w in GENERIC)
 
 _ANTONYM_WORDS = (
     ("increase", "decrease"), ("increase", "reduce"), ("increase", "diminish"), ("rise", "fall"),
@@ -181,7 +173,7 @@ def _canon(s: str) -> str:
 
 _ANTONYMS: dict[str, frozenset[str]] = {}
 for _a, _b in _ANTONYM_WORDS:
-    _sa, _sb = _canon(stem(_a)), _canon(stem(_b))
+    _sa, _sb = _canon(light_stem(_a)), _canon(light_stem(_b))
     _ANTONYMS[_sa] = _ANTONYMS.get(_sa, frozenset()) | {_sb}
     _ANTONYMS[_sb] = _ANTONYMS.get(_sb, frozenset()) | {_sa}
 
@@ -250,7 +242,7 @@ class _Match:
 def _is_content(tok: Token) -> bool:
     return (
         tok.kind == "word"
-        and tok.norm not in STOPWORDS
+        and tok.norm not in CLAIM_STOPWORDS
         and tok.norm not in NEGATIONS
         and (len(tok.norm) > 1 or tok.norm == "%")
         and tok.norm != "%"
@@ -560,7 +552,7 @@ def _entity_swap(cc: _ClaimClause, missing: Sequence[str], ev: _Clause) -> str |
         anchored = (idx > 0 and ops[idx - 1][0] == "equal") or (
             idx + 1 < len(ops) and ops[idx + 1][0] == "equal"
         )
-        repl = [w for w in b[j1:j2] if w not in STOPWORDS and w not in a]
+        repl = [w for w in b[j1:j2] if w not in CLAIM_STOPWORDS and w not in a]
         if anchored and repl and j2 - j1 <= 4:
             return " ".join(b[j1:j2])
     return None
@@ -600,7 +592,7 @@ def _match_clause(cc: _ClaimClause, ev: _Clause) -> tuple[_Match, dict[int, int]
         hit = len(covered)
         return total > 0 and hit / total >= _STRONG and hit >= min(2, total)
 
-    entity_stems = {_canon(stem(e)) for e in ent_missing}
+    entity_stems = {_canon(light_stem(e)) for e in ent_missing}
     if not ent_missing and not num_missing and not month_missing and flip and strong():
         return _Match(False, True, "negation_flip", coverage, ev, "polarity differs"), positions
     if not ent_missing and strong():

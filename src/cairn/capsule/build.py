@@ -35,7 +35,10 @@ from cairn.contracts.capsule import (
     RetrievalSettings,
 )
 from cairn.errors import ValidationError
-from cairn.retrieval.query import STOPWORDS, has_cjk
+from cairn.text.cjk import has_cjk
+from cairn.text.stem import inflection_stem
+from cairn.text.stopwords import QUERY_STOPWORDS
+from cairn.text.tokens import words
 
 __all__ = [
     "Candidate", "Facet", "Selection", "assemble_capsule", "build_capsule", "goal_facets",
@@ -51,21 +54,6 @@ _REQUEST_WORDS = frozenset((
     "use", "used", "uses", "using", "want", "way", "ways", "vs", "versus",
 ))
 _PHRASE = re.compile(r'"([^"]+)"')
-_WORD = re.compile(r"[^\W_]+")
-
-
-def _stem(word: str) -> str:
-    """A deliberately small English suffix stripper: enough to match plural/verb forms."""
-    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("es", ""), ("ed", ""), ("s", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: len(word) - len(suffix)] + repl
-    return word
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
 @dataclass(frozen=True, slots=True)
 class Facet:
     """One aspect of the goal that evidence should cover: a quoted phrase or a key term."""
@@ -77,7 +65,7 @@ class Facet:
         """Whether ``text`` (with its word ``stems``) mentions this facet."""
         if self.kind == "phrase" or has_cjk(self.text):
             return self.text in " ".join(text.lower().split())
-        return _stem(self.text) in stems
+        return inflection_stem(self.text) in stems
 
 
 def goal_facets(goal: str) -> list[Facet]:
@@ -93,12 +81,12 @@ def goal_facets(goal: str) -> list[Facet]:
             facets.append(Facet(text, "phrase"))
     rest = _PHRASE.sub(" ", goal)
     stems_seen: set[str] = set()
-    for word in _words(rest):
-        if word in STOPWORDS or word in _REQUEST_WORDS:
+    for word in words(rest):
+        if word in QUERY_STOPWORDS or word in _REQUEST_WORDS:
             continue
         if len(word) < 3 and not any(ch.isdigit() for ch in word) and not has_cjk(word):
             continue
-        stem = _stem(word)
+        stem = inflection_stem(word)
         if word in seen or stem in stems_seen:
             continue
         seen.add(word)
@@ -138,7 +126,7 @@ class Selection:
 def _facet_hits(candidates: Sequence[Candidate], facets: Sequence[Facet]) -> list[frozenset[int]]:
     hits = []
     for cand in candidates:
-        stems = frozenset(_stem(w) for w in _words(cand.text))
+        stems = frozenset(inflection_stem(w) for w in words(cand.text))
         hits.append(frozenset(i for i, f in enumerate(facets) if f.matches(cand.text, stems)))
     return hits
 

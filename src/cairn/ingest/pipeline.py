@@ -30,7 +30,6 @@ from cairn.ingest.converters import Converter, convert_bytes, converter_for
 from cairn.ingest.markdown import parse_markdown
 from cairn.ingest.text import decode_bytes, normalise_text
 from cairn.ingest.walker import FoundFile, walk_collection
-from cairn.retrieval.query import cjk_bigrams, has_cjk
 from cairn.store.records import (
     CollectionRecord,
     DocumentWrite,
@@ -40,6 +39,7 @@ from cairn.store.records import (
     json_list,
 )
 from cairn.store.sqlite import SQLiteStore
+from cairn.text.cjk import cjk_bigrams, has_cjk
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".rst", ".org", ".adoc"})

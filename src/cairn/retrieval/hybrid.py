@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from cairn.errors import ModelUnavailable
-from cairn.retrieval.query import STOPWORDS
 from cairn.store.records import PassageHit
+from cairn.text.stopwords import QUERY_STOPWORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +257,7 @@ class FeedbackExpander:
         counts: Counter[str] = Counter()
         for text in feedback:
             # Count each word once per passage: words shared by several top passages win.
-            counts.update({w.lower() for w in _WORD.findall(text)} - STOPWORDS - asked)
+            counts.update({w.lower() for w in _WORD.findall(text)} - QUERY_STOPWORDS - asked)
         picked = [w for w, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if n > 1]
         return " ".join(picked[: self.terms]) or None
 

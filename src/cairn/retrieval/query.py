@@ -1,8 +1,8 @@
 """Turn a user's search text into safe SQLite FTS5 MATCH expressions.
 
 The index has two FTS5 tables: the main one (``porter unicode61 remove_diacritics 2``)
-and a CJK one whose single column holds :func:`cjk_bigrams` of the passage, because
-unicode61 would make a whole run of Han/Kana/Hangul one giant token.
+and a CJK one whose single column holds :func:`~cairn.text.cjk.cjk_bigrams` of the
+passage, because unicode61 would make a whole run of Han/Kana/Hangul one giant token.
 
 Query language, deliberately small:
 
@@ -32,45 +32,19 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from cairn.errors import ValidationError
+from cairn.text.cjk import CJK_RUN, cjk_bigrams, has_cjk
+from cairn.text.stopwords import QUERY_STOPWORDS
+from cairn.text.tokens import WORD
 
-__all__ = ["MAX_TERMS", "CompiledQuery", "cjk_bigrams", "compile_query", "has_cjk"]
+__all__ = ["MAX_TERMS", "CompiledQuery", "compile_query"]
 
 #: At most this many clauses (words, phrases, exclusions) are used; the rest of a very
 #: long query is ignored rather than rejected, so pasted paragraphs still search.
 MAX_TERMS = 64
 
-# Han (incl. extensions and compatibility ideographs), Hiragana, Katakana (incl.
-# half-width and the prolonged sound mark), Hangul (syllables and jamo), and the
-# ideographic iteration marks 々〆〇, which are letters. CJK punctuation
-# (U+3000-303F otherwise, U+30FB, U+FF01-FF65) is excluded: it separates words.
-_CJK_CLASS = (
-    "\u1100-\u11ff\u3005-\u3007\u3041-\u309f\u30a0-\u30fa\u30fc-\u30ff\u3131-\u318e"
-    "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
-    "\uf900-\ufaff\uff66-\uff9f\uffa0-\uffdc\U00020000-\U0003134f"
-)
-_CJK = re.compile(f"[{_CJK_CLASS}]")
-_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
-# Words as unicode61 sees them: runs of letters and digits; everything else, '_'
-# included, separates. CJK is cut out first (it goes to the other table).
-_WORD = re.compile(r"[^\W_]+")
 # A clause: an optionally negated quoted phrase (an unclosed quote runs to the end),
 # or a run of anything that is not whitespace or a quote.
 _CLAUSE = re.compile(r'(-?)"([^"]*)"?|[^\s"]+')
-
-# A small English list: articles, pronouns, auxiliaries, prepositions and question
-# words, the words that carry no topic in "what is the effect of X on Y?".
-_STOPWORD_TEXT = """
-    a about above after again against all am an and any are as at be because been
-    before being below between both but by can could did do does doing down during
-    each few for from further had has have having he her here hers herself him himself
-    his how i if in into is it its itself just me more most my myself no nor not of off
-    on once only or other our ours ourselves out over own same she should so some such
-    than that the their theirs them themselves then there these they this those through
-    to too under until up very was we were what when where which while who whom why
-    will with would you your yours yourself yourselves
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
 
 @dataclass(frozen=True, slots=True)
 class CompiledQuery:
@@ -79,27 +53,6 @@ class CompiledQuery:
     main: str | None
     cjk: str | None
     terms: tuple[str, ...]
-
-
-def has_cjk(text: str) -> bool:
-    """True if ``text`` contains a Han, Kana or Hangul character (not CJK punctuation)."""
-    # isascii() is a C-level flag check; most text never reaches the regex.
-    return not text.isascii() and _CJK.search(text) is not None
-
-
-def cjk_bigrams(text: str) -> str:
-    """Index text for the CJK table: overlapping bigrams of every CJK run.
-
-    ``"北京大学"`` -> ``"北京 京大 大学"``; a one-character run is kept as is; non-CJK
-    text is dropped; ``""`` when there is no CJK.
-    """
-    out: list[str] = []
-    for run in _CJK_RUN.findall(text):
-        if len(run) == 1:
-            out.append(run)
-        else:
-            out.extend(run[i : i + 2] for i in range(len(run) - 1))
-    return " ".join(out)
 
 
 @functools.lru_cache(maxsize=256)
@@ -182,9 +135,9 @@ class _Term(NamedTuple):
 
 def _term(raw: str, *, prefix: bool, quoted: bool) -> _Term | None:
     """Split one clause into main-table words and CJK runs; None if nothing searchable."""
-    cjk_runs = _CJK_RUN.findall(raw) if has_cjk(raw) else []
-    latin = _CJK_RUN.sub(" ", raw) if cjk_runs else raw
-    words = _WORD.findall(latin)
+    cjk_runs = CJK_RUN.findall(raw) if has_cjk(raw) else []
+    latin = CJK_RUN.sub(" ", raw) if cjk_runs else raw
+    words = WORD.findall(latin)
     if not words and not cjk_runs:
         return None
     main = ""
@@ -201,7 +154,7 @@ def _term(raw: str, *, prefix: bool, quoted: bool) -> _Term | None:
         else:
             cjk.append(_quote(cjk_bigrams(run)))
     display = raw.strip() if quoted else raw
-    stop = not cjk_runs and all(w.casefold() in STOPWORDS for w in words)
+    stop = not cjk_runs and all(w.casefold() in QUERY_STOPWORDS for w in words)
     return _Term(display=display, main=main, cjk=tuple(cjk), stop=stop)
 
 
