@@ -32,7 +32,7 @@ from cairn.retrieval.hybrid import (
     sequence_context,
     sibling_paths,
 )
-from cairn.store.sqlite import light_hit
+from cairn.store.records import light_hit
 
 BENCH = Path(__file__).resolve().parent
 RUNS = BENCH / ".work" / "locomo" / "runs-no-sequence.json"

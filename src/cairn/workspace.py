@@ -13,7 +13,6 @@ import importlib.util
 import json
 import os
 import re
-import sqlite3
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -42,9 +41,15 @@ from cairn.errors import (
     ValidationError,
 )
 from cairn.retrieval.bm25 import bm25_search, make_snippet, term_finder
-from cairn.retrieval.query import compile_query
-from cairn.store.records import CollectionRecord, DocumentRecord, PassageHit, SearchFilter
-from cairn.store.sqlite import SQLiteStore, light_hit
+from cairn.retrieval.query import parse_query
+from cairn.store import Store, check_backend, open_store
+from cairn.store.records import (
+    CollectionRecord,
+    DocumentRecord,
+    PassageHit,
+    SearchFilter,
+    light_hit,
+)
 
 if TYPE_CHECKING:
     from cairn.contracts import graph as cg
@@ -79,7 +84,7 @@ class Workspace:
         self.paths = paths
         self.settings = settings
         self.index_name = check_index_name(index_name)
-        self._store: SQLiteStore | None = None
+        self._store: Store | None = None
         self._embedder_obj: Embedder | None = None
 
     # --- lifecycle ---------------------------------------------------------------
@@ -100,14 +105,14 @@ class Workspace:
     def index_path(self) -> Path:
         return self.paths.index_file(self.index_name)
 
-    def _open_store(self, *, create: bool) -> SQLiteStore:
+    def _open_store(self, *, create: bool) -> Store:
         if self._store is None:
             if not create and not self.index_path.exists():
                 raise NotFoundError(
                     f"index {self.index_name!r} does not exist yet; "
                     "add a collection with: cairn collection add PATH"
                 )
-            self._store = SQLiteStore(self.index_path, create=True)
+            self._store = open_store(self.index_path, create=True)
         return self._store
 
     # --- collections ---------------------------------------------------------------
@@ -302,7 +307,7 @@ class Workspace:
         store, filters, meta_filters = self._search_setup(limit, collections, tags_any, tags_all, since, until)
         run = self._hybrid(store, query, filters, limit, mode=mode, graph=graph, all_passages=all_passages)
         texts = store.passage_texts([f.hit.passage_id for f in run.fused[:limit]])
-        finder = term_finder(compile_query(query).terms)
+        finder = term_finder(parse_query(query).terms)
         results = []
         for item in run.fused[:limit]:
             stages = sorted({_STAGE_NAMES[s] for s in item.stages}, key=list(_STAGE_NAMES.values()).index)
@@ -482,7 +487,7 @@ class Workspace:
     def _search_setup(
         self, limit: int, collections: Sequence[str], tags_any: Sequence[str], tags_all: Sequence[str],
         since: str | None, until: str | None,
-    ) -> tuple[SQLiteStore, SearchFilter, c.SearchFilters]:
+    ) -> tuple[Store, SearchFilter, c.SearchFilters]:
         if not 1 <= limit <= MAX_LIMIT:
             raise ValidationError(f"limit must be between 1 and {MAX_LIMIT}")
         store = self._open_store(create=False)
@@ -513,7 +518,7 @@ class Workspace:
             self._embedder_obj = create_embedder(config)
         return self._embedder_obj
 
-    def _ready_embedder(self, store: SQLiteStore) -> Embedder:
+    def _ready_embedder(self, store: Store) -> Embedder:
         """The embedder, if the index holds vectors of its model; else ModelUnavailable."""
         embedder = self._embedder()
         fingerprint = embedder.fingerprint
@@ -529,7 +534,7 @@ class Workspace:
         return embedder
 
     def _hybrid(
-        self, store: SQLiteStore, query: str, filters: SearchFilter, limit: int, *, mode: QueryMode,
+        self, store: Store, query: str, filters: SearchFilter, limit: int, *, mode: QueryMode,
         graph: bool, all_passages: bool, depth: int | None = None,
     ) -> HybridRun:
         from cairn.retrieval import hybrid
@@ -545,7 +550,7 @@ class Workspace:
             raise ValidationError(f"unknown query mode {mode!r}: use fast, default or thorough")
         depth = depth or max(CANDIDATES, limit * 5)
         run = HybridRun(depth=depth)
-        compile_query(query)  # bad queries fail before any model work starts
+        parse_query(query)  # bad queries fail before any model work starts
         # The vector stage (embed the query, then search the matrix) runs on a helper
         # thread while BM25 runs here: onnxruntime, NumPy and SQLite release the GIL, so
         # the stages overlap. The helper touches no store: matrix and filter ids are read first.
@@ -623,7 +628,7 @@ class Workspace:
         run.fused[:limit] = [f._replace(hit=full[f.hit.passage_id]) for f in head if f.hit.passage_id in full]
         return run
 
-    def _graph_stage(self, store: SQLiteStore, run: HybridRun, filters: SearchFilter) -> None:
+    def _graph_stage(self, store: Store, run: HybridRun, filters: SearchFilter) -> None:
         """One bounded hop along links from the best candidates: linked documents join the
         candidates (their first passage passing the filters) as the ``graph`` stage."""
         seeds: list[str] = []
@@ -648,7 +653,7 @@ class Workspace:
             run.hints.append("graph expansion truncated: " + ", ".join(c.name for c in expansion.caps if c.hit))
         run.rankings["graph"] = store.passage_hits(scored)
 
-    def _sequence_stage(self, store: SQLiteStore, run: HybridRun, filters: SearchFilter) -> None:
+    def _sequence_stage(self, store: Store, run: HybridRun, filters: SearchFilter) -> None:
         """Sequence context for the fused units of collections declared a sequence: each
         document shares its numbered neighbours' relevance (:func:`hybrid.sequence_context`);
         a neighbour that no stage found joins the candidates with its first passage."""
@@ -770,7 +775,7 @@ class Workspace:
             run_id, started, finished, status, counts_json = last
             last_run = c.RunInfo(
                 run_id=run_id, started_at=started, finished_at=finished,
-                status="completed" if status == "completed" else "interrupted" if finished is None and not store_lock_held(store) else "running",
+                status="completed" if status == "completed" else "interrupted" if finished is None and not store.writer_lock_held() else "running",
                 counts=c.IndexCounts(**json.loads(counts_json)) if counts_json else None,
             )
         vectors = self._vector_status(store)
@@ -789,7 +794,7 @@ class Workspace:
             capabilities=capabilities, token_counter=TOKEN_COUNTER,
         )
 
-    def _vector_status(self, store: SQLiteStore) -> c.VectorStatus:
+    def _vector_status(self, store: Store) -> c.VectorStatus:
         """Vectors of the configured model, stale vectors of other models, passages pending."""
         counts = store.vector_counts()
         backend = str(self.settings.embed.get("backend"))
@@ -816,13 +821,7 @@ class Workspace:
             checks.append(c.DoctorCheck(name=name, status="ok" if ok else "warn" if warn else "fail", detail=detail))
 
         add("python", sys.version_info >= (3, 11), sys.version.split()[0])
-        try:
-            probe = sqlite3.connect(":memory:")
-            probe.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')")
-            probe.close()
-            add("sqlite_fts5", True, f"SQLite {sqlite3.sqlite_version} with FTS5")
-        except sqlite3.Error as exc:
-            add("sqlite_fts5", False, f"SQLite {sqlite3.sqlite_version}: FTS5 unavailable ({exc})")
+        add("sqlite_fts5", *check_backend())
         home = self.paths.data_dir
         writable = os.access(home if home.exists() else home.parent, os.W_OK)
         add("data_dir", writable, f"{home} {'writable' if writable else 'not writable'}")
@@ -845,7 +844,7 @@ class Workspace:
 
     # --- helpers ---------------------------------------------------------------------
 
-    def _resolve(self, store: SQLiteStore, ref: str) -> tuple[DocumentRecord, str]:
+    def _resolve(self, store: Store, ref: str) -> tuple[DocumentRecord, str]:
         ref = ref.strip()
         if not ref:
             raise ValidationError("empty reference")
@@ -963,7 +962,7 @@ class Workspace:
             store.get_collection(collection)
         return GraphService(store, (), document_uri).tags(collection)
 
-    def _graph_service(self) -> tuple[SQLiteStore, GraphService]:
+    def _graph_service(self) -> tuple[Store, GraphService]:
         from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
         from cairn.graph.service import GraphService
 
@@ -974,7 +973,7 @@ class Workspace:
             raise ValidationError("config: graph.link_keys must be a list of frontmatter key names")
         return store, GraphService(store, keys, document_uri)
 
-    def _note(self, store: SQLiteStore, ref: str) -> Note:
+    def _note(self, store: Store, ref: str) -> Note:
         from cairn.graph.resolve import Note
 
         record, _ = self._resolve(store, ref)
@@ -1264,7 +1263,7 @@ class HybridRun:
     """Everything one hybrid query produced, for results, explain and diagnose.
 
     Ranked lists and fused units beyond the first ``limit`` hold light hits (passage id,
-    docid and score only, :func:`cairn.store.sqlite.light_hit`)."""
+    docid and score only, :func:`cairn.store.records.light_hit`)."""
 
     depth: int
     rankings: dict[str, list[PassageHit]] = field(default_factory=dict)
@@ -1320,23 +1319,6 @@ def _describe_filters(filters: SearchFilter) -> str:
     if filters.until:
         parts.append(f"until={filters.until.rstrip('~')}")
     return " ".join(parts)
-
-
-def store_lock_held(store: SQLiteStore) -> bool:
-    """Whether some process currently holds the index's writer lock."""
-    import fcntl
-
-    try:
-        fd = os.open(str(store.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
 
 
 def _capabilities() -> dict[str, bool]:

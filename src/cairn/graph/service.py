@@ -26,7 +26,7 @@ from cairn.graph.load import (
 from cairn.graph.resolve import LinkSpec, Note, NoteIndex, anchor_found, could_name, resolve_link
 from cairn.graph.tags import tag_tree
 from cairn.graph.traverse import Caps, Direction, Hop, LinkGraph, ResolvedLink, link_order
-from cairn.store.sqlite import SQLiteStore
+from cairn.store.protocol import LinkStore
 
 UriOf = Callable[[str, str], str]
 
@@ -46,7 +46,7 @@ class GraphLimits:
 class GraphService:
     """Reads the store, resolves links and answers graph questions for one index."""
 
-    def __init__(self, store: SQLiteStore, link_keys: Collection[str], uri_of: UriOf) -> None:
+    def __init__(self, store: LinkStore, link_keys: Collection[str], uri_of: UriOf) -> None:
         self.store = store
         self.link_keys = tuple(link_keys)
         self.uri_of = uri_of

@@ -31,6 +31,7 @@ from cairn.ingest.markdown import parse_markdown
 from cairn.ingest.text import decode_bytes, normalise_text
 from cairn.ingest.walker import FoundFile, walk_collection
 from cairn.retrieval.query import cjk_bigrams, has_cjk
+from cairn.store.protocol import Store
 from cairn.store.records import (
     CollectionRecord,
     DocumentWrite,
@@ -39,7 +40,6 @@ from cairn.store.records import (
     PassageRow,
     json_list,
 )
-from cairn.store.sqlite import SQLiteStore
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 TEXT_SUFFIXES = frozenset({".txt", ".text", ".rst", ".org", ".adoc"})
@@ -385,7 +385,7 @@ assert _DOC_FIELDS[-2:] == ("links", "passages")
 class Indexer:
     """Brings a store up to date with the files of its collections."""
 
-    def __init__(self, store: SQLiteStore, limits: IngestLimits, count_tokens: TokenCounter) -> None:
+    def __init__(self, store: Store, limits: IngestLimits, count_tokens: TokenCounter) -> None:
         self.store = store
         self.limits = limits
         self.count_tokens = count_tokens

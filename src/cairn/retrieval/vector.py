@@ -1,6 +1,6 @@
 """Exact vector search over passage embeddings with NumPy.
 
-Vectors live in SQLite (float32 blobs keyed by passage text hash and model
+Vectors live in the store (float32 blobs keyed by passage text hash and model
 fingerprint). A search loads them into one matrix, cached per store and data version,
 and takes an exact dot product with the query vector: no approximate index, so a filter
 (applied as a mask over the allowed passages *before* the top-k cut) never loses recall.
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cairn.store.records import PassageHit, SearchFilter
-from cairn.store.sqlite import SQLiteStore, light_hit
+from cairn.store.protocol import DocumentStore, Store
+from cairn.store.records import PassageHit, SearchFilter, light_hit
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,11 +39,11 @@ _CACHE: dict[tuple[str, str], tuple[tuple[int, int, int], VectorMatrix]] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def load_matrix(store: SQLiteStore, fingerprint: str) -> VectorMatrix:
+def load_matrix(store: Store, fingerprint: str) -> VectorMatrix:
     """All vectors of active passages for ``fingerprint``, cached until the data changes."""
     import numpy as np
 
-    key = (str(store.path), fingerprint)
+    key = (store.location, fingerprint)
     version = store.data_version()
     with _CACHE_LOCK:
         cached = _CACHE.get(key)
@@ -85,7 +85,7 @@ def top_rows(
 
 
 def vector_search(
-    store: SQLiteStore, embedder: Embedder, query: str, filters: SearchFilter, limit: int
+    store: Store, embedder: Embedder, query: str, filters: SearchFilter, limit: int
 ) -> list[PassageHit]:
     """Passages nearest to the query's embedding, filters applied before the cut."""
     query_vector = embedder.embed([query], kind="query")[0]
@@ -93,7 +93,7 @@ def vector_search(
 
 
 def nearest(
-    store: SQLiteStore, fingerprint: str, query_vector: NDArray[np.float32], filters: SearchFilter,
+    store: Store, fingerprint: str, query_vector: NDArray[np.float32], filters: SearchFilter,
     limit: int, exclude: frozenset[int] = frozenset(),
 ) -> list[PassageHit]:
     """Passages nearest to ``query_vector`` among those passing ``filters``."""
@@ -103,7 +103,7 @@ def nearest(
 
 
 def allowed_ids(
-    store: SQLiteStore, filters: SearchFilter, exclude: frozenset[int] = frozenset()
+    store: DocumentStore, filters: SearchFilter, exclude: frozenset[int] = frozenset()
 ) -> NDArray[np.int64] | None:
     """Sorted ids of the passages a filtered search may return; None when all may."""
     import numpy as np
