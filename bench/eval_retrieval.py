@@ -377,7 +377,7 @@ class BareFTS5Documents(Searcher):
         super().__init__(ws, collection)
         if not collection.docs:
             raise SystemExit(f"fts5-doc: not available for {collection.name}")
-        from cairn.retrieval.query import compile_query
+        from cairn.store.sqlite.fts import compile_query
 
         self.compile_query = compile_query
         self.conn = sqlite3.connect(":memory:")

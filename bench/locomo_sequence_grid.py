@@ -31,7 +31,7 @@ from cairn.retrieval.hybrid import (
     sequence_context,
     sibling_paths,
 )
-from cairn.store.sqlite import light_hit
+from cairn.store.records import light_hit
 
 SEQUENCE_PREV_WEIGHT = DEFAULT_SETTINGS.sequence_previous
 SEQUENCE_NEXT_WEIGHT = DEFAULT_SETTINGS.sequence_next

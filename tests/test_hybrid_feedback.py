@@ -10,7 +10,7 @@ import numpy as np
 
 from cairn.retrieval.hybrid import DEFAULT_SETTINGS, FUSION_VERSION, fuse
 from cairn.retrieval.vector import VectorMatrix, feedback_query
-from cairn.store.sqlite import light_hit
+from cairn.store.records import light_hit
 from tests.conftest import needs_minilm
 
 

@@ -1,4 +1,5 @@
-"""Tests for cairn.retrieval.query against real in-memory FTS5 tables."""
+"""Tests for cairn.retrieval.query and its FTS5 compiler (cairn.store.sqlite.fts) against
+real in-memory FTS5 tables."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cairn.errors import ValidationError
-from cairn.retrieval.query import MAX_TERMS, compile_query
+from cairn.retrieval.query import MAX_TERMS
+from cairn.store.sqlite.fts import compile_query
 from cairn.text.cjk import cjk_bigrams
 
 DOCS = {

@@ -17,7 +17,7 @@ from cairn.retrieval.hybrid import (
     sequence_context,
     sibling_paths,
 )
-from cairn.store.sqlite import light_hit
+from cairn.store.records import light_hit
 from tests.conftest import cli_json, needs_minilm
 
 TURNS = {
@@ -186,8 +186,8 @@ def test_hybrid_query_with_the_real_model(ws: Any, tmp_path: Path) -> None:
 
 def test_an_index_from_before_sequences_upgrades(tmp_path: Path) -> None:
     """Migration 4 adds the column to an existing index; its collections are not sequences."""
-    import cairn.store.sqlite as sqlite_store
-    from cairn.store.migrations import MIGRATIONS
+    import cairn.store.sqlite.store as sqlite_store
+    from cairn.store.sqlite.migrations import MIGRATIONS
 
     path = tmp_path / "old.sqlite"
     with pytest.MonkeyPatch.context() as patch:  # an index written by a cairn with migrations 1-3

@@ -10,8 +10,8 @@ import re
 from urllib.parse import quote, unquote
 
 from cairn.errors import NotFoundError, ValidationError
+from cairn.store.protocol import Store
 from cairn.store.records import DocumentRecord
-from cairn.store.sqlite import SQLiteStore
 
 URI_SCHEME = "cairn://"
 DOCID = re.compile(r"^#?([0-9a-f]{6,64})$")
@@ -34,7 +34,7 @@ def check_ref_path(path: str) -> None:
             raise ValidationError(f"path {path!r} must not contain '..', '.' or empty segments")
 
 
-def resolve_document(store: SQLiteStore, ref: str) -> tuple[DocumentRecord, str]:
+def resolve_document(store: Store, ref: str) -> tuple[DocumentRecord, str]:
     """The active document ``ref`` names and its normalised text; NotFoundError if none."""
     ref = ref.strip()
     if not ref:

@@ -29,7 +29,7 @@ from cairn.models.hub import ModelHub
 from cairn.refs import document_uri
 from cairn.retrieval.pipeline import QueryMode
 from cairn.retrieval.service import RetrievalService
-from cairn.store.sqlite import SQLiteStore
+from cairn.store import Store, open_store
 
 __all__ = ["QueryMode", "Workspace", "document_uri", "open_workspace"]
 
@@ -69,7 +69,7 @@ class Workspace:
         self.paths = paths
         self.settings = settings
         self.index_name = check_index_name(index_name)
-        self._store: SQLiteStore | None = None
+        self._store: Store | None = None
         self._owns_models = models is None
         self.models = models if models is not None else ModelHub(settings, paths.data_dir / "models")
         section = settings.raw.get("graph", {})
@@ -107,14 +107,14 @@ class Workspace:
     def index_path(self) -> Path:
         return self.paths.index_file(self.index_name)
 
-    def _open_store(self, create: bool) -> SQLiteStore:
+    def _open_store(self, create: bool) -> Store:
         if self._store is None:
             if not create and not self.index_path.exists():
                 raise NotFoundError(
                     f"index {self.index_name!r} does not exist yet; "
                     "add a collection with: cairn collection add PATH"
                 )
-            self._store = SQLiteStore(self.index_path, create=True)
+            self._store = open_store(self.index_path, create=True)
         return self._store
 
     # --- the SDK: one line per operation -------------------------------------------------

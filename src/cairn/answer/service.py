@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from cairn.errors import CairnError
-from cairn.store.sqlite import SQLiteStore
+from cairn.store.protocol import Store
 
 if TYPE_CHECKING:
     from cairn.capsule.service import CapsuleService
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from cairn.models.generators import Generator
     from cairn.models.hub import ModelHub
 
-OpenStore = Callable[[bool], SQLiteStore]
+OpenStore = Callable[[bool], Store]
 
 
 class AnswerService:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from cairn.errors import CairnError, ValidationError
 from cairn.refs import document_uri
 from cairn.retrieval.bm25 import bm25_search
+from cairn.store.protocol import Store
 from cairn.store.records import SearchFilter
-from cairn.store.sqlite import SQLiteStore
 from cairn.validation import MAX_LIMIT, check_bound
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from cairn.ingest.pipeline import IngestLimits
     from cairn.retrieval.service import RetrievalService
 
-OpenStore = Callable[[bool], SQLiteStore]
+OpenStore = Callable[[bool], Store]
 
 
 class CapsuleService:

@@ -12,33 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cairn.contracts.capsule import IndexState
-from cairn.store.sqlite import SQLiteStore
+from cairn.store.protocol import DocumentStore, Store
 
 
-def passage_hashes(store: SQLiteStore, passage_ids: Sequence[int]) -> dict[int, tuple[str, str, str]]:
+def passage_hashes(store: DocumentStore, passage_ids: Sequence[int]) -> dict[int, tuple[str, str, str]]:
     """(passage_hash, source_hash, text_hash) of passages by id."""
-    if not passage_ids:
-        return {}
-    marks = ",".join("?" * len(passage_ids))
-    rows = store.conn.execute(
-        "SELECT p.id, p.passage_hash, d.source_hash, d.text_hash FROM passages p"
-        f" JOIN documents d ON d.id = p.document_id WHERE p.id IN ({marks})",
-        list(passage_ids),
-    ).fetchall()
-    return {pid: (ph, sh, th) for pid, ph, sh, th in rows}
+    return store.passage_hashes(passage_ids) if passage_ids else {}
 
 
-def index_state(store: SQLiteStore, collections: Sequence[str]) -> IndexState:
+def index_state(store: Store, collections: Sequence[str]) -> IndexState:
     """Counts and a content hash of the active documents of ``collections`` (all if empty)."""
-    where, params = "", list(collections)
-    if collections:
-        where = f" AND c.name IN ({','.join('?' * len(collections))})"
-    docs = store.conn.execute(
-        "SELECT d.docid, d.text_hash, (SELECT count(*) FROM passages p WHERE p.document_id = d.id)"
-        " FROM documents d JOIN collections c ON c.id = d.collection_id"
-        f" WHERE d.active = 1{where} ORDER BY d.docid",
-        params,
-    ).fetchall()
+    docs = store.document_states(collections)
     digest = hashlib.sha256()
     for docid, text_hash, _ in docs:
         digest.update(f"{docid}\x00{text_hash}\n".encode())
@@ -65,7 +49,7 @@ Normaliser = Callable[[str, bytes], tuple[str, str]]
 
 
 def current_document(
-    store: SQLiteStore, docid: str, uri_of: Callable[[str, str], str], normalise: Normaliser,
+    store: Store, docid: str, uri_of: Callable[[str, str], str], normalise: Normaliser,
 ) -> CurrentDocument | None:
     """The current text of ``docid``: the indexed text when the file on disk still has the
     indexed bytes, else the file re-read and normalised (a change not yet indexed).

@@ -28,7 +28,7 @@ from cairn.graph.resolve import LinkSpec, Note, NoteIndex, anchor_found, could_n
 from cairn.graph.tags import tag_tree
 from cairn.graph.traverse import Caps, Direction, Hop, LinkGraph, ResolvedLink, link_order
 from cairn.refs import resolve_document
-from cairn.store.sqlite import SQLiteStore
+from cairn.store.protocol import LinkStore, Store
 from cairn.validation import check_bound
 
 UriOf = Callable[[str, str], str]
@@ -49,7 +49,7 @@ class GraphLimits:
 class GraphReader:
     """Reads the store, resolves links and answers graph questions about notes."""
 
-    def __init__(self, store: SQLiteStore, link_keys: Collection[str], uri_of: UriOf) -> None:
+    def __init__(self, store: LinkStore, link_keys: Collection[str], uri_of: UriOf) -> None:
         self.store = store
         self.link_keys = tuple(link_keys)
         self.uri_of = uri_of
@@ -375,14 +375,14 @@ class GraphService:
     """The link graph of one index, addressed by document references (URI, path, docid):
     bounds checked, references resolved, then answered by a :class:`GraphReader`."""
 
-    def __init__(self, open_store: Callable[[bool], SQLiteStore], link_keys: object, uri_of: UriOf) -> None:
+    def __init__(self, open_store: Callable[[bool], Store], link_keys: object, uri_of: UriOf) -> None:
         """``link_keys`` is the configured ``graph.link_keys`` (checked on first use, so a
         bad value fails graph operations with a clear error, not every command)."""
         self._open_store = open_store
         self._link_keys = link_keys
         self._uri_of = uri_of
 
-    def _reader(self, *, keys: bool = True) -> tuple[SQLiteStore, GraphReader]:
+    def _reader(self, *, keys: bool = True) -> tuple[Store, GraphReader]:
         store = self._open_store(False)
         link_keys = self._link_keys
         if not keys:
@@ -392,7 +392,7 @@ class GraphService:
         return store, GraphReader(store, link_keys, self._uri_of)
 
     @staticmethod
-    def _note(store: SQLiteStore, ref: str) -> Note:
+    def _note(store: Store, ref: str) -> Note:
         record, _ = resolve_document(store, ref)
         return Note(record.id, record.docid, record.collection, record.path, record.title)
 

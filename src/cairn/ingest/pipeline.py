@@ -30,6 +30,7 @@ from cairn.ingest.converters import Converter, convert_bytes, converter_for
 from cairn.ingest.markdown import parse_markdown
 from cairn.ingest.text import decode_bytes, normalise_text
 from cairn.ingest.walker import FoundFile, walk_collection
+from cairn.store.protocol import Store
 from cairn.store.records import (
     CollectionRecord,
     DocumentWrite,
@@ -38,7 +39,6 @@ from cairn.store.records import (
     PassageRow,
     json_list,
 )
-from cairn.store.sqlite import SQLiteStore
 from cairn.text.cjk import cjk_bigrams, has_cjk
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
@@ -385,7 +385,7 @@ assert _DOC_FIELDS[-2:] == ("links", "passages")
 class Indexer:
     """Brings a store up to date with the files of its collections."""
 
-    def __init__(self, store: SQLiteStore, limits: IngestLimits, count_tokens: TokenCounter) -> None:
+    def __init__(self, store: Store, limits: IngestLimits, count_tokens: TokenCounter) -> None:
         self.store = store
         self.limits = limits
         self.count_tokens = count_tokens

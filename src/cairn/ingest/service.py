@@ -12,8 +12,8 @@ from cairn import contracts as c
 from cairn.config import DEFAULT_INCLUDE, IndexSettings
 from cairn.errors import BusyError, ConflictError, NotFoundError, ValidationError
 from cairn.refs import document_uri
+from cairn.store.protocol import Store
 from cairn.store.records import CollectionRecord
-from cairn.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
     from cairn.contracts.capture import CaptureResult
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
-OpenStore = Callable[[bool], SQLiteStore]
+OpenStore = Callable[[bool], Store]
 
 
 class IndexService:

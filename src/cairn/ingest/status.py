@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,14 +13,14 @@ from typing import TYPE_CHECKING
 from cairn import contracts as c
 from cairn.errors import CairnError
 from cairn.ingest.service import collection_contract
-from cairn.store.sqlite import SQLiteStore
+from cairn.store import Store, check_backend
 
 if TYPE_CHECKING:
     from cairn.models.hub import ModelHub
 
 TOKEN_COUNTER = "estimate ceil(chars/4) at index time; exact model-tokenizer counts once embedded"
 
-OpenStore = Callable[[bool], SQLiteStore]
+OpenStore = Callable[[bool], Store]
 
 
 class StatusService:
@@ -56,7 +55,7 @@ class StatusService:
             run_id, started, finished, status, counts_json = last
             last_run = c.RunInfo(
                 run_id=run_id, started_at=started, finished_at=finished,
-                status="completed" if status == "completed" else "interrupted" if finished is None and not store_lock_held(store) else "running",
+                status="completed" if status == "completed" else "interrupted" if finished is None and not store.writer_lock_held() else "running",
                 counts=c.IndexCounts(**json.loads(counts_json)) if counts_json else None,
             )
         vectors = self._vector_status(store)
@@ -75,7 +74,7 @@ class StatusService:
             capabilities=capabilities, token_counter=TOKEN_COUNTER,
         )
 
-    def _vector_status(self, store: SQLiteStore) -> c.VectorStatus:
+    def _vector_status(self, store: Store) -> c.VectorStatus:
         """Vectors of the configured model, stale vectors of other models, passages pending."""
         counts = store.vector_counts()
         try:
@@ -101,13 +100,7 @@ class StatusService:
             checks.append(c.DoctorCheck(name=name, status="ok" if ok else "warn" if warn else "fail", detail=detail))
 
         add("python", sys.version_info >= (3, 11), sys.version.split()[0])
-        try:
-            probe = sqlite3.connect(":memory:")
-            probe.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')")
-            probe.close()
-            add("sqlite_fts5", True, f"SQLite {sqlite3.sqlite_version} with FTS5")
-        except sqlite3.Error as exc:
-            add("sqlite_fts5", False, f"SQLite {sqlite3.sqlite_version}: FTS5 unavailable ({exc})")
+        add("sqlite_fts5", *check_backend())
         home = self._data_dir
         writable = os.access(home if home.exists() else home.parent, os.W_OK)
         add("data_dir", writable, f"{home} {'writable' if writable else 'not writable'}")
@@ -127,23 +120,6 @@ class StatusService:
         add("embedding_model", embed, "onnxruntime installed" if embed else
             "not installed (vector search unavailable): pip install 'cairn[embed]'", warn=True)
         return c.DoctorReport(ok=all(ch.status != "fail" for ch in checks), checks=checks)
-
-
-def store_lock_held(store: SQLiteStore) -> bool:
-    """Whether some process currently holds the index's writer lock."""
-    import fcntl
-
-    try:
-        fd = os.open(str(store.path) + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
 
 
 def _capabilities() -> dict[str, bool]:

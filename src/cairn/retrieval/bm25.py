@@ -1,46 +1,32 @@
-"""Lexical retrieval: BM25 over the stemmed FTS5 index and the CJK bigram index."""
+"""Lexical retrieval: BM25 over the store's word index and CJK bigram index, and snippets."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-from cairn.retrieval.query import compile_query
+from cairn.retrieval.query import parse_query
+from cairn.store.protocol import LexicalIndex
 from cairn.store.records import PassageHit, SearchFilter
-from cairn.store.sqlite import SQLiteStore
 
 SNIPPET_CHARS = 240
 
 
 def bm25_search(
-    store: SQLiteStore, query: str, filters: SearchFilter, limit: int, *, candidates: bool = False,
+    store: LexicalIndex, query: str, filters: SearchFilter, limit: int, *, candidates: bool = False,
 ) -> list[PassageHit]:
-    """Rank passages by BM25; filters are applied inside the FTS query, before the cut.
+    """Rank passages by BM25; filters are applied inside the index query, before the cut.
 
-    A query with both CJK and other text is run on both indexes and the scores of a
-    passage found by both are added. Snippets are cut around the first query term.
-    ``candidates=True`` returns light hits (passage id, docid, score: lists that are
-    fused, then cut, then completed by :meth:`SQLiteStore.complete_hits`).
+    Snippets are cut around the first query term. ``candidates=True`` returns light hits
+    (passage id, docid, score: lists that are fused, then cut, then completed by
+    :meth:`~cairn.store.protocol.DocumentStore.complete_hits`).
     """
-    compiled = compile_query(query)
-    hits: dict[int, PassageHit] = {}
-    texts: dict[int, str] = {}
-    if compiled.main:
-        for hit, text in store.search_fts("passages_fts", compiled.main, filters, limit,
-                                          with_text=not candidates, light=candidates):
-            hits[hit.passage_id] = hit
-            texts[hit.passage_id] = text
-    if compiled.cjk:
-        for hit, text in store.search_fts("passages_cjk", compiled.cjk, filters, limit,
-                                          with_text=not candidates, light=candidates):
-            previous = hits.get(hit.passage_id)
-            hits[hit.passage_id] = hit if previous is None else previous._replace(score=previous.score + hit.score)
-            texts[hit.passage_id] = text
-    ranked = sorted(hits.values(), key=lambda h: (-h.score, h.passage_id))[:limit]
+    parsed = parse_query(query)
+    ranked = store.search_lexical(parsed, filters, limit, with_text=not candidates, light=candidates)
     if candidates:
-        return ranked
-    finder = term_finder(compiled.terms)
-    return [h._replace(snippet=make_snippet(texts[h.passage_id], finder)) for h in ranked]
+        return [hit for hit, _ in ranked]
+    finder = term_finder(parsed.terms)
+    return [hit._replace(snippet=make_snippet(text, finder)) for hit, text in ranked]
 
 
 def term_finder(terms: Sequence[str]) -> re.Pattern[str] | None:

@@ -29,9 +29,8 @@ from cairn.retrieval.hybrid import (
     sibling_paths,
     strong_signal,
 )
-from cairn.retrieval.query import compile_query
-from cairn.store.records import PassageHit, SearchFilter
-from cairn.store.sqlite import light_hit
+from cairn.retrieval.query import parse_query
+from cairn.store.records import PassageHit, SearchFilter, light_hit
 
 if TYPE_CHECKING:
     from cairn.contracts.graph import GraphExpansion
@@ -86,7 +85,7 @@ class HybridRun:
     """Everything one hybrid query produced, for results, explain and diagnose.
 
     Ranked lists and fused units beyond the first ``limit`` hold light hits (passage id,
-    docid and score only, :func:`cairn.store.sqlite.light_hit`)."""
+    docid and score only, :func:`cairn.store.records.light_hit`)."""
 
     depth: int
     rankings: dict[str, list[PassageHit]] = field(default_factory=dict)
@@ -115,7 +114,7 @@ class HybridPipeline:
         tuning, source = self.settings, self.ports.passages
         depth = depth or max(tuning.candidates, limit * 5)
         run = HybridRun(depth=depth)
-        compile_query(query)  # bad queries fail before any model work starts
+        parse_query(query)  # bad queries fail before any model work starts
         # The vector stage (embed the query, then search the matrix) runs on a helper
         # thread while BM25 runs here: onnxruntime, NumPy and SQLite release the GIL, so
         # the stages overlap. The helper touches no store: matrix and filter ids are read first.

@@ -1,8 +1,9 @@
-"""Turn a user's search text into safe SQLite FTS5 MATCH expressions.
+"""Parse a user's search text into a backend-neutral query (:class:`ParsedQuery`).
 
-The index has two FTS5 tables: the main one (``porter unicode61 remove_diacritics 2``)
-and a CJK one whose single column holds :func:`~cairn.text.cjk.cjk_bigrams` of the
-passage, because unicode61 would make a whole run of Han/Kana/Hangul one giant token.
+A store compiles the parsed query into its own dialect (SQLite: FTS5 MATCH expressions,
+:mod:`cairn.store.sqlite.fts`). Words are split as unicode61 splits them; runs of
+Han/Kana/Hangul are kept apart, because they are searched as :func:`~cairn.text.cjk.cjk_bigrams` (a
+word tokenizer would make a whole CJK run one giant token).
 
 Query language, deliberately small:
 
@@ -15,13 +16,10 @@ Query language, deliberately small:
 When a query has required phrases, the plain words still take part in ranking but are
 not required: ``"p" AND ("p" OR "w1" OR "w2")``.
 
-Safety: every token emitted is a double-quoted FTS5 string made of letters and digits
-only, so FTS5 keywords (AND, OR, NOT, NEAR), column filters (``title:``), ``^``,
+Safety: a term holds words made of letters and digits only, so query-language
+keywords of a backend (FTS5's AND, OR, NOT, NEAR), column filters (``title:``), ``^``,
 parentheses and stray quotes in user input are just text, and any input either raises
-:class:`~cairn.errors.ValidationError` or compiles to an expression FTS5 accepts.
-
-Each expression applies to its own table: a CJK exclusion cannot filter the main
-table's results and vice versa (the caller fuses the two result lists).
+:class:`~cairn.errors.ValidationError` or parses to a query with a positive term.
 """
 
 from __future__ import annotations
@@ -32,11 +30,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from cairn.errors import ValidationError
-from cairn.text.cjk import CJK_RUN, cjk_bigrams, has_cjk
+from cairn.text.cjk import CJK_RUN, has_cjk
 from cairn.text.stopwords import QUERY_STOPWORDS
 from cairn.text.tokens import WORD
 
-__all__ = ["MAX_TERMS", "CompiledQuery", "compile_query"]
+__all__ = ["MAX_TERMS", "ParsedQuery", "QueryTerm", "parse_query"]
 
 #: At most this many clauses (words, phrases, exclusions) are used; the rest of a very
 #: long query is ignored rather than rejected, so pasted paragraphs still search.
@@ -46,27 +44,42 @@ MAX_TERMS = 64
 # or a run of anything that is not whitespace or a quote.
 _CLAUSE = re.compile(r'(-?)"([^"]*)"?|[^\s"]+')
 
-@dataclass(frozen=True, slots=True)
-class CompiledQuery:
-    """MATCH expressions for the main and CJK tables, and the positive terms."""
 
-    main: str | None
-    cjk: str | None
+
+class QueryTerm(NamedTuple):
+    """One clause of a query: its words (for the word index) and CJK runs (for the
+    bigram index)."""
+
+    display: str  # as the user wrote it, for highlighting
+    words: tuple[str, ...]  # letters-and-digits words outside CJK runs, in order
+    prefix: bool  # the last word is a prefix (``word*``)
+    cjk_runs: tuple[str, ...]  # runs of CJK characters
+    stop: bool  # every word is a stopword
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedQuery:
+    """Optional words (OR-ed), required phrases and exclusions, and the positive terms
+    as written (for snippets and highlighting). Stopwords are already dropped."""
+
+    words: tuple[QueryTerm, ...]
+    phrases: tuple[QueryTerm, ...]
+    excluded: tuple[QueryTerm, ...]
     terms: tuple[str, ...]
 
 
 @functools.lru_cache(maxsize=256)
-def compile_query(query: str) -> CompiledQuery:
-    """Compile user search text into FTS5 MATCH expressions (see the module docstring).
+def parse_query(query: str) -> ParsedQuery:
+    """Parse user search text (see the module docstring).
 
     Raises :class:`ValidationError` when nothing searchable is left: empty input,
-    punctuation only, or exclusions only. Pure, so cached: one query compiles once
+    punctuation only, or exclusions only. Pure, so cached: one query parses once
     although BM25, fusion and snippets all ask for it.
     """
-    words: list[_Term] = []
-    phrases: list[_Term] = []
-    excluded: list[_Term] = []
-    seen: set[tuple[str, bool, bool, str]] = set()
+    words: list[QueryTerm] = []
+    phrases: list[QueryTerm] = []
+    excluded: list[QueryTerm] = []
+    seen: set[tuple[str, bool, bool, tuple[str, ...], bool, tuple[str, ...]]] = set()
     clauses = 0
     for examined, m in enumerate(_CLAUSE.finditer(query)):
         # Bound the work on pasted or repetitive text as well as the output.
@@ -86,7 +99,7 @@ def compile_query(query: str) -> CompiledQuery:
         term = _term(raw, prefix=prefix, quoted=quoted)
         if term is None:
             continue
-        key = (term.display.casefold(), negated, quoted, term.main + "|" + "|".join(term.cjk))
+        key = (term.display.casefold(), negated, quoted, term.words, term.prefix, term.cjk_runs)
         if key in seen:
             continue
         seen.add(key)
@@ -108,75 +121,19 @@ def compile_query(query: str) -> CompiledQuery:
     if content or phrases:
         words = content
 
-    main = _expression(
-        [w.main for w in words if w.main],
-        [p.main for p in phrases if p.main],
-        [x.main for x in excluded if x.main],
-    )
-    cjk = _expression(
-        [c for w in words for c in w.cjk],
-        [c for p in phrases for c in p.cjk],
-        [c for x in excluded for c in x.cjk],
-    )
-    if main is None and cjk is None:
-        raise ValidationError("query has no searchable terms")
     terms = tuple(dict.fromkeys(t.display for t in (*phrases, *words)))
-    return CompiledQuery(main=main, cjk=cjk, terms=terms)
+    return ParsedQuery(words=tuple(words), phrases=tuple(phrases), excluded=tuple(excluded), terms=terms)
 
 
-class _Term(NamedTuple):
-    """One clause, split into its FTS5 forms for each table."""
-
-    display: str  # as the user wrote it, for highlighting
-    main: str  # quoted FTS5 phrase for the main table, "" if no non-CJK words
-    cjk: tuple[str, ...]  # quoted bigram phrases for the CJK table
-    stop: bool  # every word is a stopword
-
-
-def _term(raw: str, *, prefix: bool, quoted: bool) -> _Term | None:
-    """Split one clause into main-table words and CJK runs; None if nothing searchable."""
+def _term(raw: str, *, prefix: bool, quoted: bool) -> QueryTerm | None:
+    """Split one clause into words and CJK runs; None if nothing searchable."""
     cjk_runs = CJK_RUN.findall(raw) if has_cjk(raw) else []
     latin = CJK_RUN.sub(" ", raw) if cjk_runs else raw
     words = WORD.findall(latin)
     if not words and not cjk_runs:
         return None
-    main = ""
-    if words:
-        main = _quote(" ".join(words))
-        # A trailing '*' makes the last word of the phrase a prefix.
-        if prefix and not cjk_runs and latin.rstrip().endswith("*"):
-            main += "*"
-    cjk: list[str] = []
-    for run in cjk_runs:
-        if len(run) == 1:
-            # A single character is a prefix of the bigrams that start with it.
-            cjk.append(_quote(run) + "*")
-        else:
-            cjk.append(_quote(cjk_bigrams(run)))
+    # A trailing '*' makes the last word a prefix (not after a CJK run).
+    prefix = bool(words) and prefix and not cjk_runs and latin.rstrip().endswith("*")
     display = raw.strip() if quoted else raw
     stop = not cjk_runs and all(w.casefold() in QUERY_STOPWORDS for w in words)
-    return _Term(display=display, main=main, cjk=tuple(cjk), stop=stop)
-
-
-def _quote(text: str) -> str:
-    """An FTS5 string literal: the text in double quotes, inner quotes doubled."""
-    return '"' + text.replace('"', '""') + '"'
-
-
-def _expression(optional: list[str], required: list[str], excluded: list[str]) -> str | None:
-    """``required AND (required OR optional...) NOT (excluded...)``; None if no positive."""
-    optional = list(dict.fromkeys(optional))
-    required = list(dict.fromkeys(required))
-    excluded = list(dict.fromkeys(excluded))
-    if not optional and not required:
-        return None
-    if required:
-        positive = " AND ".join(required)
-        if optional:
-            # Optional words still count in BM25 without being required.
-            positive = f"{positive} AND ({' OR '.join([*required, *optional])})"
-    else:
-        positive = " OR ".join(optional)
-    if not excluded:
-        return positive
-    return f"({positive}) NOT ({' OR '.join(excluded)})"
+    return QueryTerm(display=display, words=tuple(words), prefix=prefix, cjk_runs=tuple(cjk_runs), stop=stop)

@@ -13,9 +13,9 @@ from cairn.refs import URI_SCHEME, check_ref_path, document_uri, resolve_documen
 from cairn.retrieval.bm25 import bm25_search, make_snippet, term_finder
 from cairn.retrieval.hybrid import fuse
 from cairn.retrieval.pipeline import HybridPipeline, HybridPorts, QueryMode, VectorSide
-from cairn.retrieval.query import compile_query
+from cairn.retrieval.query import parse_query
+from cairn.store.protocol import Store
 from cairn.store.records import PassageHit, SearchFilter
-from cairn.store.sqlite import SQLiteStore
 from cairn.validation import MAX_LIMIT, clean_tags, parse_date
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 #: Depth of the second, deep run of ``query diagnose`` (where a target ranks at all).
 DIAGNOSE_DEPTH = 1000
 
-OpenStore = Callable[[bool], SQLiteStore]
+OpenStore = Callable[[bool], Store]
 
 _STAGE_NAMES: dict[str, c.Stage] = {
     "bm25": "bm25", "bm25x": "bm25", "vector": "vector", "vectorx": "vector", "graph": "graph",
@@ -122,7 +122,7 @@ class RetrievalService:
         pipeline = self.pipeline(store)
         run = pipeline.run(query, filters, limit, mode=mode, graph=graph, all_passages=all_passages)
         texts = store.passage_texts([f.hit.passage_id for f in run.fused[:limit]])
-        finder = term_finder(compile_query(query).terms)
+        finder = term_finder(parse_query(query).terms)
         results = []
         for item in run.fused[:limit]:
             stages = sorted({_STAGE_NAMES[s] for s in item.stages}, key=list(_STAGE_NAMES.values()).index)
@@ -265,7 +265,7 @@ class RetrievalService:
     def setup(
         self, limit: int, collections: Sequence[str], tags_any: Sequence[str], tags_all: Sequence[str],
         since: str | None, until: str | None,
-    ) -> tuple[SQLiteStore, SearchFilter, c.SearchFilters]:
+    ) -> tuple[Store, SearchFilter, c.SearchFilters]:
         """Check a request's limit and filters; the store, the filter and its echo for ``meta``."""
         if not 1 <= limit <= MAX_LIMIT:
             raise ValidationError(f"limit must be between 1 and {MAX_LIMIT}")
@@ -285,7 +285,7 @@ class RetrievalService:
         )
         return store, filters, meta
 
-    def ready_embedder(self, store: SQLiteStore) -> Embedder:
+    def ready_embedder(self, store: Store) -> Embedder:
         """The embedder, if the index holds vectors of its model; else ModelUnavailable."""
         embedder = self._models.embedder()
         fingerprint = embedder.fingerprint
@@ -300,7 +300,7 @@ class RetrievalService:
             )
         return embedder
 
-    def pipeline(self, store: SQLiteStore) -> HybridPipeline:
+    def pipeline(self, store: Store) -> HybridPipeline:
         """The hybrid pipeline wired to ``store``, the models and the link graph."""
         from cairn.retrieval.vector import allowed_ids
 

@@ -1,6 +1,6 @@
 """Exact vector search over passage embeddings with NumPy.
 
-Vectors live in SQLite (float32 blobs keyed by passage text hash and model
+Vectors live in the store (float32 blobs keyed by passage text hash and model
 fingerprint). A search loads them into one matrix, cached per store and data version
 (:class:`VectorCache`),
 and takes an exact dot product with the query vector: no approximate index, so a filter
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cairn.store.records import PassageHit, SearchFilter
-from cairn.store.sqlite import SQLiteStore, light_hit
+from cairn.store.protocol import DocumentStore, Store
+from cairn.store.records import PassageHit, SearchFilter, light_hit
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,11 +45,11 @@ class VectorCache:
         self._entries: dict[tuple[str, str], tuple[tuple[int, int, int], VectorMatrix]] = {}
         self._lock = threading.Lock()
 
-    def load(self, store: SQLiteStore, fingerprint: str) -> VectorMatrix:
+    def load(self, store: Store, fingerprint: str) -> VectorMatrix:
         """All vectors of active passages for ``fingerprint``, cached until the data changes."""
         import numpy as np
 
-        key = (str(store.path), fingerprint)
+        key = (store.location, fingerprint)
         version = store.data_version()
         with self._lock:
             cached = self._entries.get(key)
@@ -91,7 +91,7 @@ def top_rows(
 
 
 def vector_search(
-    store: SQLiteStore, matrix: VectorMatrix, embedder: Embedder, query: str, filters: SearchFilter,
+    store: DocumentStore, matrix: VectorMatrix, embedder: Embedder, query: str, filters: SearchFilter,
     limit: int,
 ) -> list[PassageHit]:
     """Passages nearest to the query's embedding, filters applied before the cut."""
@@ -100,7 +100,7 @@ def vector_search(
 
 
 def nearest(
-    store: SQLiteStore, matrix: VectorMatrix, query_vector: NDArray[np.float32], filters: SearchFilter,
+    store: DocumentStore, matrix: VectorMatrix, query_vector: NDArray[np.float32], filters: SearchFilter,
     limit: int, exclude: frozenset[int] = frozenset(),
 ) -> list[PassageHit]:
     """Passages of ``matrix`` nearest to ``query_vector`` among those passing ``filters``."""
@@ -109,7 +109,7 @@ def nearest(
 
 
 def allowed_ids(
-    store: SQLiteStore, filters: SearchFilter, exclude: frozenset[int] = frozenset()
+    store: DocumentStore, filters: SearchFilter, exclude: frozenset[int] = frozenset()
 ) -> NDArray[np.int64] | None:
     """Sorted ids of the passages a filtered search may return; None when all may."""
     import numpy as np

@@ -133,6 +133,44 @@ class PassageHit(NamedTuple):
     score: float
 
 
+def light_hit(passage_id: int, docid: str, score: float) -> PassageHit:
+    """A candidate hit: passage id, docid and score only (metadata is filled in by
+    ``complete_hits`` of a store for the hits that are returned)."""
+    return PassageHit(passage_id, docid, "", "", "", 0, 0, (), "", score)
+
+
+class NoteRow(NamedTuple):
+    """An active document as the link graph sees it."""
+
+    id: int  # the store's row id of the document (the graph's node key)
+    docid: str
+    collection: str
+    path: str
+    title: str
+    aliases: tuple[str, ...]
+    #: Parsed frontmatter when asked for and not empty, else None.
+    metadata: Any
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRecord:
+    """One entry of the change journal: a document created, updated, renamed, deleted or
+    reactivated by an index run. Never the body."""
+
+    seq: int  # monotonic position in the journal
+    run_id: int
+    kind: str  # create | update | rename | delete | reactivate
+    docid: str
+    collection: str
+    old_path: str | None
+    new_path: str | None
+    old_source_hash: str | None
+    new_source_hash: str | None
+    old_text_hash: str | None
+    new_text_hash: str | None
+    at: str
+
+
 @dataclass(frozen=True, slots=True)
 class SearchFilter:
     collections: tuple[str, ...] = ()
