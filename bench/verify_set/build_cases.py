@@ -3,7 +3,7 @@
 Each case is (kind, contradicted, anchor, claim) per note: ``contradicted`` is None for a
 supported claim, True/False for an unsupported one (True when one span of the note states
 a conflicting value, polarity, modality or role). ``anchor`` is a substring found on
-exactly one line of the note: the supporting or conflicting line (``evidence_lines``), or
+exactly one line of the note (or a pair of them, for a span of lines): the supporting or conflicting line (``evidence_lines``), or
 the related line of an unsupported, non-contradicted claim (``related_lines``); None for
 claims about things the note never mentions.
 
@@ -70,7 +70,7 @@ CASES["oncall-runbook-payments.md"] = [
     ("modality", T, "On-call engineers must not rotate", "On-call engineers may rotate the signing key themselves."),
     ("modality", F, "Workers may be restarted", "Workers must be restarted one at a time."),
     ("tense", F, "A migration of the queue", "The queue has been migrated from RabbitMQ to Kafka."),
-    ("tense", F, "The current key was created", "The current signing key expired on 2026-02-01."),
+    ("tense", F, "The signing key is rotated", "The signing key was rotated on 2026-02-01."),
     ("negation-dropped", T, "no payments were lost", "Payments were lost in the incident of 2025-12-08."),
     ("negation-dropped", T, "Engineers in their first 3 months", "Engineers in their first 3 months must take primary on-call."),
     ("scope", F, "The secondary on-call engineer may escalate", "Any on-call engineer may escalate to the incident commander at any time."),
@@ -141,7 +141,7 @@ CASES["leaflet-cetirizine.md"] = [
     ("synonym", S, "It is also used to relieve chronic hives", "Cetirizine is also used to relieve chronic urticaria."),
     ("date-format", S, "last revised in October 2025", "This leaflet was last revised in 2025-10."),
     ("scope", F, "In adults and children aged 6 years and over", "Cetirizine is used to relieve allergic rhinitis in people of all ages."),
-    ("scope", F, "Adults and adolescents over 12 years", "The recommended dose for all patients is 10 mg once daily."),
+    ("scope", T, "Children aged 6 to 12 years", "The recommended dose for all patients is 10 mg once daily."),
     ("modality", T, "severe kidney disease", "Patients with severe kidney disease may take cetirizine."),
     ("modality", F, "If you feel drowsy", "You must not drive while taking cetirizine."),
     ("negation-dropped", T, "does not usually impair", "At the recommended dose, cetirizine usually impairs alertness."),
@@ -171,7 +171,7 @@ CASES["hr-leave-policy.md"] = [
     ("paraphrase", S, "Leave may not be paid out", "Unused leave cannot be paid out instead of taken, except when employment ends."),
     ("synonym", S, "own wedding", "Employees get 2 days of paid leave for their own wedding."),
     ("synonym", S, "Parental leave must be requested", "Parental leave must be requested in writing at least 7 weeks before it starts."),
-    ("scope", F, "Full-time employees receive 28", "All employees receive 28 days of paid annual leave per calendar year."),
+    ("scope", T, "Part-time employees receive leave pro rata", "All employees receive 28 days of paid annual leave per calendar year."),
     ("scope", F, "Applies from 1 February 2026", "The policy applies to all employees in Germany, Austria and Switzerland."),
     ("modality", T, "probation period", "Employees in their probation period may take more than 5 days of leave before probation ends."),
     ("modality", F, "Managers should answer", "Managers must answer a leave request within 3 working days."),
@@ -211,7 +211,7 @@ CASES["lab-procedure-dna-extraction.md"] = [
     ("unit-changed", T, "4. Incubate at 56", "Incubate at 56 °F for 10 minutes."),
     ("unit-changed", T, "2. Add 200 µl of whole blood", "Add 200 ml of whole blood."),
     ("number-changed", T, "10. Centrifuge", "Centrifuge at 6,000 × g for 3 minutes to elute the DNA."),
-    ("version", T, "shortened from 20 to 10", "The incubation at 56 °C was shortened from 20 to 10 minutes in version 2.1."),
+    ("version", T, ("## Changes in version 2.3", "shortened from 20 to 10"), "The incubation at 56 °C was shortened from 20 to 10 minutes in version 2.1."),
     ("version", T, "Version 2.3, effective", "Version 3.2 of SOP-LAB-114 is effective from 2026-02-10."),
     ("role-swap", T, "Author: Dr. Miriam Osei", "The procedure was written by Dr. Hugo Lambert and approved by Dr. Miriam Osei."),
     ("role-swap", T, "AW2 centrifugation speed", "The AW2 centrifugation speed was raised from 20,000 × g to 14,000 × g."),
@@ -270,7 +270,7 @@ CASES["zh-data-backup.md"] = [
     ("cjk-frequency", T, "每季度进行一次恢复演练", "每月进行一次恢复演练。"),
     ("cjk-frequency", T, "邮件系统每月", "邮件系统每周进行一次全量备份。"),
     ("cjk-object", T, "员工个人电脑上的文件不在备份范围内", "员工个人电脑上的文件必须纳入备份范围。"),
-    ("cjk-object", T, "演练结果须在两周内", "演练结果须在两周内提交给信息技术部经理。"),
+    ("cjk-object", F, "演练结果须在两周内", "演练结果须在两周内提交给信息技术部经理。"),
     ("cjk-object", F, "2026年下半年计划", "2026年下半年计划将财务系统迁移到云端。"),
     ("cjk-other", T, "外包人员不得访问", "外包人员可以访问备份系统。"),
     ("cjk-other", F, "2026年下半年计划", "邮件系统已经迁移到云端。"),
@@ -538,7 +538,10 @@ def build() -> list[dict]:
                 raise SystemExit(f"{note} #{n}: kind {kind!r} does not fit the label")
             if (supported or contradicted) and anchor is None:
                 raise SystemExit(f"{note} #{n}: supported/contradicted case needs an anchor")
-            line = _line_of(note, anchor) if anchor else None
+            if isinstance(anchor, tuple):
+                span = [_line_of(note, anchor[0]), _line_of(note, anchor[1])]
+            else:
+                span = [_line_of(note, anchor)] * 2 if anchor else None
             case = {
                 "id": f"{stem}-{n:02d}",
                 "note": note,
@@ -546,8 +549,8 @@ def build() -> list[dict]:
                 "label": "supported" if supported else "unsupported",
                 "contradicted": False if supported else bool(contradicted),
                 "kind": kind,
-                "evidence_lines": [line, line] if (supported or contradicted) else None,
-                "related_lines": [line, line] if line and not (supported or contradicted) else None,
+                "evidence_lines": span if (supported or contradicted) else None,
+                "related_lines": span if span and not (supported or contradicted) else None,
                 "split": SPLITS[note],
             }
             assert case["id"] not in ids
