@@ -17,7 +17,11 @@ second run). Each query searches its own language's collection only:
 
 * ``bm25``: ``ws.search``;  ``vector``: ``ws.vsearch``;
 * ``hybrid``: ``ws.query`` (``mode="default"``);  ``hybrid-fast``: ``ws.query(mode="fast")``
-  (a response whose ``meta.mode`` is not the asked-for one is counted as a fallback).
+  (a response whose ``meta.mode`` is not the asked-for one is counted as a fallback);
+* ``rrf`` (an experiment, not cairn's fusion): the ``bm25`` and ``vector`` page rankings of
+  this script (top 20 each) fused by reciprocal rank (``--rrf-k``, default 60; the vector
+  side weighted by ``--rrf-vector-weight``, default 1, bm25's weight being 1); with
+  ``--segment`` it shows what a hybrid could gain from a segmenting BM25 side.
 
 Results are collapsed to pages (best passage first). Per query: RR@10, Success@1 and
 Success@10 through ``ir-measures``, reported as MRR@10, hit@1 and hit@10 per language, mode
@@ -26,18 +30,23 @@ a percentile bootstrap 95% CI (``--resamples`` over queries, fixed ``--seed``), 
 mode other than bm25 a paired bootstrap CI of its difference from bm25 on the same queries.
 A query that raises (cairn's query syntax rejects some pasted text) scores 0 and is counted.
 
-``--segment`` rewrites each query before it is sent, as an experiment in what the query
-side of CJK search could do (the index is unchanged):
+``--segment`` rewrites each query before BM25 sees it (``bm25``, and the BM25 side of
+``rrf``; ``vector`` and cairn's hybrids always get the query as typed, since cairn's query
+cannot be rewritten for one side only), as an experiment in what the query side of CJK
+search could do (the index is unchanged):
 
 * ``none``: as typed;
 * ``bigram``: each CJK run becomes its overlapping character bigrams, space-separated (so
   OR-ed, ranked by BM25, instead of one phrase that must match whole);
 * ``words``: each CJK run is cut into words by jieba (zh), fugashi + unidic-lite (ja; content
   words only: particles, auxiliaries and symbols dropped) or kiwipiepy (ko; nouns, verb and
-  adjective stems, roots and foreign words), space-separated;
+  adjective stems as they are written in the query, roots and foreign words), space-separated;
 * ``script``: a no-package approach: ja runs are cut where the script changes and
   hiragana-only pieces (particles, okurigana) dropped; ko words lose a trailing particle
   from a short list; zh falls back to ``bigram``.
+
+``--compare A.json B.json --modes bm25`` runs nothing: it prints the paired bootstrap CI of
+B − A per language and subset from two ``--json`` outputs (e.g. two ``--segment`` choices).
 
 ``--undash`` also strips leading dashes from words (``--decompress`` -> ``decompress``), as
 a look at what the ``-flag`` queries would score if pasted dashes were not exclusions.
@@ -64,7 +73,9 @@ WORK = REPO / "bench" / ".work" / "cjk"
 LANGS = ("zh", "ja", "ko")
 LIMIT = 20  # results asked for; pages are ranked to 10 after collapsing passages
 CUT = 10
-MODES = ("bm25", "vector", "hybrid", "hybrid-fast")
+MODES = ("bm25", "vector", "hybrid", "hybrid-fast", "rrf")
+DEFAULT_MODES = ("bm25", "vector", "hybrid", "hybrid-fast")
+RRF_K = 60
 MEASURES = (("MRR@10", "RR@10"), ("hit@1", "Success@1"), ("hit@10", "Success@10"))
 SUBSETS = ("all", "tune", "test", "dash")
 SEGMENTS = ("none", "bigram", "words", "script")
@@ -110,10 +121,8 @@ _SCRIPT_PIECE = re.compile(
     "[\u3041-\u309f]+|[\u30a0-\u30fa\u30fc-\u30ff\uff66-\uff9f]+|[\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
 )
 # Korean particles (josa) and a few endings, longest first; stripped from the end of a word.
-_KO_PARTICLES = sorted(
-    "은 는 이 가 을 를 에 의 로 으로 에서 에게 와 과 도 만 까지 부터 하기 하고 하는 기 게 고".split(),
-    key=len, reverse=True,
-)
+_KO_PARTICLE_TEXT = "은 는 이 가 을 를 에 의 로 으로 에서 에게 와 과 도 만 까지 부터 하기 하고 하는 기 게 고"
+_KO_PARTICLES = sorted(_KO_PARTICLE_TEXT.split(), key=len, reverse=True)
 
 
 def bigrams(run: str) -> list[str]:
@@ -161,8 +170,9 @@ _KO_TAGS = ("NNG", "NNP", "NNB", "NR", "NP", "VV", "VA", "XR", "SL", "SH", "SN",
 
 
 def words_ko(run: str) -> list[str]:
-    keep = [t.form for t in _kiwi().tokenize(run) if t.tag.startswith(_KO_TAGS) or t.tag in ("VV-R", "VA-R", "VV-I", "VA-I")]
-    return keep or [run]
+    # The surface span, not the lemma: "큰" (not "크") and "숨김" (not "숨기") are in the text.
+    keep = [run[t.start : t.start + t.len] for t in _kiwi().tokenize(run) if t.tag.split("-")[0] in _KO_TAGS]
+    return list(dict.fromkeys(keep)) or [run]
 
 
 def script_ja(run: str) -> list[str]:
@@ -224,9 +234,24 @@ def prepare(fresh: bool, embed: bool) -> Any:
     return ws
 
 
-def rank(ws: Any, mode: str, text: str, lang: str) -> tuple[list[str], bool]:
-    """Pages (``zh/gzip.md``) best first, and whether cairn fell back to another mode."""
+def rank(
+    ws: Any, mode: str, text: str, lang: str, sent: str | None = None, *,
+    rrf_k: float = RRF_K, vector_weight: float = 1.0,
+) -> tuple[list[str], bool]:
+    """Pages (``zh/gzip.md``) best first, and whether cairn fell back to another mode.
+    ``sent``: the rewritten text BM25 sees (``bm25`` and the BM25 side of ``rrf``)."""
     cols = [f"cjk-{lang}"]
+    if mode == "rrf":
+        fused: dict[str, float] = {}
+        for side, weight in (("bm25", 1.0), ("vector", vector_weight)):
+            pages, fell_back = rank(ws, side, text, lang, sent)
+            if fell_back:
+                return [], True
+            for i, page in enumerate(pages):
+                fused[page] = fused.get(page, 0.0) + weight / (rrf_k + i + 1)
+        return sorted(fused, key=lambda p: -fused[p])[:CUT], False
+    if sent is not None and mode == "bm25":
+        text = sent
     if mode == "bm25":
         response, want = ws.search(text, limit=LIMIT, collections=cols), "bm25"
     elif mode == "vector":
@@ -239,7 +264,7 @@ def rank(ws: Any, mode: str, text: str, lang: str) -> tuple[list[str], bool]:
         page = f"{lang}/{r.uri.rsplit('/', 1)[-1]}"
         if page not in pages:
             pages.append(page)
-    return pages[:CUT], response.meta.mode != want
+    return pages[:LIMIT], response.meta.mode != want
 
 
 def per_query_scores(queries: Sequence[Query], run: dict[str, list[str]]) -> dict[str, dict[str, float]]:
@@ -279,18 +304,51 @@ def subset(queries: Sequence[Query], lang: str, name: str) -> list[Query]:
     return chosen
 
 
+def compare(first: Path, second: Path, mode: str, resamples: int, seed: int) -> int:
+    """Paired bootstrap CI of ``second - first`` (two ``--json`` outputs, same queries)."""
+    one, two = (json.loads(p.read_text(encoding="utf-8")) for p in (first, second))
+    queries = [
+        Query(v["lang"], qid, v["query"], v["target"], v["split"]) for qid, v in one["per_query"].items()
+    ]
+    runs = []
+    for report in (one, two):
+        if any(mode not in v["runs"] for v in report["per_query"].values()):
+            raise SystemExit(f"--compare: mode {mode} is missing from a file")
+        runs.append({qid: v["runs"][mode] for qid, v in report["per_query"].items()})
+    scores = [per_query_scores(queries, run) for run in runs]
+    print(f"{mode}: {second.name} - {first.name}, mean [95% paired bootstrap CI]")
+    for lang in LANGS:
+        for name in SUBSETS:
+            qids = [q.qid for q in subset(queries, lang, name)]
+            if not qids:
+                continue
+            cells = []
+            for measure, _ in MEASURES:
+                d = [scores[1][measure][i] - scores[0][measure][i] for i in qids]
+                mean, low, high = bootstrap(d, resamples, seed)
+                cells.append(f"{measure} {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
+            print(f"{lang:4} {name:6} {len(qids):>3}  " + "   ".join(cells))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--modes", default=",".join(MODES), help=f"comma-separated, of {', '.join(MODES)}")
+    parser.add_argument("--modes", default=",".join(DEFAULT_MODES), help=f"comma-separated, of {', '.join(MODES)}")
     parser.add_argument("--segment", choices=SEGMENTS, default="none", help="query rewriting (an experiment)")
     parser.add_argument("--undash", action="store_true", help="strip leading dashes from query words")
+    parser.add_argument("--rrf-k", type=float, default=RRF_K, help="rrf mode: k (default 60)")
+    parser.add_argument("--rrf-vector-weight", type=float, default=1.0, help="rrf mode: vector weight (bm25's is 1)")
     parser.add_argument("--langs", default=",".join(LANGS))
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--fresh", action="store_true", help="wipe bench/.work/cjk first")
     parser.add_argument("--json", type=Path, help="write every figure and ranking here")
     parser.add_argument("--show-misses", action="store_true", help="print queries whose page is not at rank 1")
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("A.json", "B.json"),
+                        help="no search: paired bootstrap of B - A for --modes' first mode")
     args = parser.parse_args(argv)
+    if args.compare:
+        return compare(*args.compare, args.modes.split(",")[0], args.resamples, args.seed)
     modes = [m for m in args.modes.split(",") if m]
     langs = [lang for lang in args.langs.split(",") if lang]
     for mode in modes:
@@ -318,7 +376,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = time.perf_counter()
         for q in queries:
             try:
-                pages, fell_back = rank(ws, mode, sent[q.qid], q.lang)
+                pages, fell_back = rank(ws, mode, q.text, q.lang, sent[q.qid],
+                                        rrf_k=args.rrf_k, vector_weight=args.rrf_vector_weight)
+                pages = pages[:CUT]
             except CairnError as exc:
                 errors[mode][q.qid] = [type(exc).__name__, str(exc)]
                 pages, fell_back = [], False
@@ -328,7 +388,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     scores = {mode: per_query_scores(queries, runs[mode]) for mode in modes}
     report: dict[str, Any] = {
-        "segment": args.segment, "undash": args.undash, "resamples": args.resamples, "seed": args.seed,
+        "segment": args.segment, "undash": args.undash, "rrf_k": args.rrf_k,
+        "rrf_vector_weight": args.rrf_vector_weight, "resamples": args.resamples, "seed": args.seed,
         "queries": {lang: len(subset(queries, lang, "all")) for lang in langs},
         "pages": {lang: len(list((SET / lang).glob("*.md"))) for lang in langs},
         "errors": {m: len(e) for m, e in errors.items()}, "fallbacks": fallbacks,
