@@ -366,7 +366,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         modes = ["bm25"]
         ws = prepare(args.fresh, embed=False)
 
-    sent = {q.qid: rewrite(q.text, q.lang, args.segment, args.undash) for q in queries}
+    try:
+        sent = {q.qid: rewrite(q.text, q.lang, args.segment, args.undash) for q in queries}
+    except ImportError as exc:
+        raise SystemExit(
+            f"--segment {args.segment} needs {exc.name}: pip install jieba fugashi unidic-lite kiwipiepy"
+        ) from exc
     runs: dict[str, dict[str, list[str]]] = {}
     errors: dict[str, dict[str, list[str]]] = {}
     fallbacks: dict[str, int] = {}
