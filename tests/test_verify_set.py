@@ -1,0 +1,65 @@
+"""The independent verifier set (bench/verify_set, issue 12) is well formed.
+
+No verifier is run here (that is bench/eval_verify_set.py): only the shape of the set,
+its coverage of every kind, the split by note, and that cases.jsonl is what
+build_cases.py generates.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections import Counter
+from pathlib import Path
+
+SET = Path(__file__).resolve().parent.parent / "bench" / "verify_set"
+
+
+def _cases() -> list[dict]:
+    lines = (SET / "cases.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def _builder():
+    spec = importlib.util.spec_from_file_location("verify_set_build", SET / "build_cases.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cases_jsonl_is_generated_from_build_cases() -> None:
+    assert _builder().build() == _cases()
+
+
+def test_size_notes_and_kinds() -> None:
+    build = _builder()
+    cases = _cases()
+    notes = sorted(p.name for p in (SET / "notes").glob("*.md"))
+    assert len(cases) >= 320
+    assert len(notes) >= 12 and {c["note"] for c in cases} == set(notes)
+    for note in notes:
+        assert 30 <= len((SET / "notes" / note).read_text(encoding="utf-8").splitlines()) <= 80
+    kinds = Counter(c["kind"] for c in cases)
+    for kind in build.SUPPORTED_KINDS | build.UNSUPPORTED_KINDS:
+        assert kinds[kind] >= 10, kind
+    assert kinds["verbatim"] >= 25
+    assert kinds["paraphrase"] + kinds["synonym"] >= 25
+
+
+def test_labels_evidence_and_splits() -> None:
+    build = _builder()
+    split_of: dict[str, str] = {}
+    for case in _cases():
+        assert case["label"] in ("supported", "unsupported")
+        supported = case["label"] == "supported"
+        assert case["kind"] in (build.SUPPORTED_KINDS if supported else build.UNSUPPORTED_KINDS)
+        if supported or case["contradicted"]:
+            start, end = case["evidence_lines"]
+            n = len((SET / "notes" / case["note"]).read_text(encoding="utf-8").splitlines())
+            assert 1 <= start <= end <= n
+        if supported:
+            assert case["contradicted"] is False
+        assert split_of.setdefault(case["note"], case["split"]) == case["split"]
+    splits = Counter(split_of.values())
+    assert set(splits) == {"tune", "test"} and abs(splits["tune"] - splits["test"]) <= 2
