@@ -1,5 +1,5 @@
 """A deterministic test vault: 20 hand-written notes exercising every resolution rule, and
-200 generated filler notes that link only among themselves (see ``tests/test_graph.py``)."""
+200 generated filler notes that link only among themselves (see ``tests/graph/test_graph.py``)."""
 
 from __future__ import annotations
 

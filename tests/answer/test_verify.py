@@ -23,7 +23,7 @@ from cairn.answer import (
     verify_draft,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "fixtures" / "verify" / "cases.jsonl"
 
 # MEDLINE MED.ALL .I 3, lines 40-53 (real text).

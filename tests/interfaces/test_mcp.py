@@ -19,7 +19,7 @@ from cairn.workspace import Workspace
 from tests.conftest import CAIRN_BIN
 from tests.servers import build_index, serve, stdio_params, with_mcp
 
-SNAPSHOT = Path(__file__).parent / "snapshots" / "mcp_tools_list.json"
+SNAPSHOT = Path(__file__).parent.parent / "snapshots" / "mcp_tools_list.json"
 READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", "links", "backlinks",
               "similar", "graph_neighbors", "graph_path", "tags"}
 WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed"}

@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-SET = Path(__file__).resolve().parent.parent / "bench" / "verify_set"
+SET = Path(__file__).resolve().parents[2] / "bench" / "verify_set"
 
 
 def _cases() -> list[dict]:
