@@ -277,6 +277,7 @@ def check(args: argparse.Namespace) -> int:
             failures += 1
             continue
         golden = load_golden(name)
+        print(f"{name}: golden holds {', '.join(golden['modes'])} for {golden['queries']} queries")
         modes = [m for m in golden["modes"] if args.modes is None or m in args.modes]
         uncovered += [f"{name} {m} ({why})" for m, why in sorted(golden["not_recorded"].items())
                       if args.modes is None or m in args.modes]

@@ -1,13 +1,18 @@
 """Behaviour goldens of the CLI: the ``--json`` output of every command on a fixture vault.
 
 Part of the proof that a refactor changes no behaviour (issue 11; the retrieval half is
-``bench/behaviour.py``). Every command that takes ``--json`` runs as a real ``cairn``
-subprocess over a fixed vault (``examples/notes`` as collection ``notes`` and the hand-written
-notes of ``tests/graph_vault.py`` as collection ``graph``), including error outputs. Each
-output, after :func:`normalise_volatile`, must equal ``tests/golden/cli/<step>.json`` byte for
-byte (key order included). To record or deliberately update the goldens::
+``bench/behaviour.py``). Every command that takes ``--json`` runs, through the ``cairn``
+console script's entry point, over a fixed vault (``examples/notes`` as collection ``notes``
+and the hand-written notes of ``tests/graph_vault.py`` as collection ``graph``, every file's
+mtime pinned), including error outputs. Each output, after :func:`normalise_volatile`, must
+equal ``tests/golden/cli/<step>.json`` byte for byte (key order included)::
 
-    CAIRN_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_behaviour.py
+    .venv/bin/pytest tests/test_behaviour.py                                 # check (~1 min loaded)
+    CAIRN_BEHAVIOUR_SUBPROCESS=1 .venv/bin/pytest tests/test_behaviour.py    # same, real subprocesses
+    CAIRN_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_behaviour.py           # rewrite the goldens
+
+The goldens were recorded with real subprocesses and checked in-process: both ways give the
+same bytes.
 
 Not covered: ``ask --answer`` / ``ask --verify`` (they run the local generator, minutes on a
 loaded machine; the evidence half of ``ask`` is covered), ``serve`` and ``mcp run`` (servers,
