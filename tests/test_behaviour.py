@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import CAIRN_BIN, EXAMPLES, REPO, needs_minilm, run_cli
 from tests.graph_vault import HAND
 
@@ -205,7 +207,8 @@ def check_phases(phases: Sequence[tuple[Sequence[Step], bool] | Callable[[], Non
         steps += chunk
     assert len({s.name for s in steps}) == len(steps), "step names must be unique"
     problems = compare(results, steps)
-    assert not problems, f"{len(problems)} of {len(steps)} CLI outputs differ:\n" + "\n".join(problems)
+    if problems:
+        pytest.fail(f"{len(problems)} of {len(steps)} CLI outputs differ:\n" + "\n".join(problems), pytrace=False)
 
 
 def setup_paths(tmp_path: Path, cairn_home: Path) -> dict[str, str]:
