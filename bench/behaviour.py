@@ -7,7 +7,21 @@ Use it around a refactor that must not change what cairn returns (issue 11):
     ... refactor ...
     .venv/bin/python bench/behaviour.py check --reuse      # AFTER: recompute, compare, exit 1 on any difference
     .venv/bin/python bench/behaviour.py check              # the same from a wiped work folder (re-ingest, re-embed)
-    .venv/bin/python bench/behaviour.py check --collections medline --modes search
+    .venv/bin/python bench/behaviour.py check --modes search --work /tmp/cairn-behaviour
+                                                           # BM25 from a fresh ingest, no model, a few min;
+                                                           # bench/.work (and its vectors) left alone
+    .venv/bin/python bench/behaviour.py check --collections medline --reuse
+
+``check`` prints, per set and mode, ``identical`` or how many queries differ with the first
+few (which rank the order first differs at, or that only scores moved) and exits 1 on any
+difference, including a changed document or passage count or a different number of queries
+that fell back to BM25.
+
+The goldens in the repo were recorded on the code before the restructure of issue 11
+(17.7 min of embedding: MEDLINE 323 s, LoCoMo 380 s, Cranfield 361 s at 4.7-7.3 passages/s
+on the loaded 2-core machine); they hold ``search`` for all four sets and ``vsearch``,
+``query`` and ``query-fast`` for MEDLINE, LoCoMo and Cranfield; NFCorpus's vector modes did not
+fit the 25-minute embedding budget (its header says so).
 
 The CLI's ``--json`` outputs on a fixture vault are the other half of the proof:
 ``pytest tests/test_behaviour.py`` (``CAIRN_UPDATE_GOLDEN=1`` rewrites those goldens).
@@ -36,11 +50,12 @@ golden holds and prints what it does not cover.
 
 Work folders. Indexes live in ``bench/.work/<collection>/home`` (gitignored), as for
 ``eval_retrieval.py``. Without ``--reuse`` the folder is wiped and the collection is written,
-indexed and (for vector modes) embedded again: the full proof, slow. With ``--reuse`` the
-index is kept; ``ws.index()`` still runs and must find nothing to change, and no passage is
-embedded again (``--work`` points at another checkout's ``bench/.work`` to borrow its
-vectors). The golden also records each set's document and passage counts, which ``check``
-compares too.
+indexed and (for vector modes) embedded again by the code under test: the full proof, slow
+(~18 min of embedding for the three vector sets). With ``--reuse`` the index is kept:
+``ws.index()`` still runs (a no-op when nothing changed) and no passage is embedded again, so
+the query path is checked against an index the old code built; ``--work`` can point at another
+checkout's ``bench/.work`` to borrow its index and vectors. The golden also records each
+set's document and passage counts, which ``check`` compares too.
 
 Golden format: ``bench/golden/eval-<collection>.json``, one JSON object with sorted keys,
 written one line per query so that a diff of the file reads as a diff of rankings.
