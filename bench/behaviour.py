@@ -364,6 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rec.add_argument("--modes", nargs="+", choices=list(MODES),
                      help="record only these modes, merged into the existing goldens (default: all, rewritten)")
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # progress in logs too
     if not er.EVAL.is_dir():
         raise SystemExit(f"evaluation collections not found at {er.EVAL}; need ../shared next to the repo")
     return record(args) if args.command == "record" else check(args)
