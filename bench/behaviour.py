@@ -294,8 +294,11 @@ def check(args: argparse.Namespace) -> int:
         golden = load_golden(name)
         print(f"{name}: golden holds {', '.join(golden['modes'])} for {golden['queries']} queries")
         modes = [m for m in golden["modes"] if args.modes is None or m in args.modes]
-        uncovered += [f"{name} {m} ({why})" for m, why in sorted(golden["not_recorded"].items())
-                      if args.modes is None or m in args.modes]
+        missing: dict[str, list[str]] = {}  # reason -> modes
+        for m, why in sorted(golden["not_recorded"].items()):
+            if args.modes is None or m in args.modes:
+                missing.setdefault(why, []).append(m)
+        uncovered += [f"{name} {', '.join(ms)} ({why})" for why, ms in missing.items()]
         if not modes:
             continue
         collection = er.LOADERS[name](eargs)
