@@ -193,7 +193,6 @@ def output_options(*formats: str, json_help: str = "Print the JSON contract.",
 
 
 _SEARCH = operation("search").input
-_QUERY = operation("query").input
 
 #: -c, --tags-any, --tags-all, --since, --until: what search, query, context and ask share.
 scope_filters = decorators(
