@@ -121,3 +121,62 @@ def test_cli_reference_is_generated() -> None:
     proc = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_cli_docs.py"), "--check"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_query_text_that_names_a_subcommand_is_a_query(notes: Path) -> None:
+    """Issue 13.6: `cairn query "run"` searched nothing (the word picked the subcommand)."""
+    run_cli("collection", "add", str(notes), "--name", "notes")
+    run_cli("index")
+    with cairn.open() as ws:
+        for word in ("run", "diagnose"):
+            assert cli_json("query", word) == ws.query(word).model_dump(mode="json"), word
+            assert cli_json("query", word, "-n", "3") == ws.query(word, limit=3).model_dump(mode="json")
+        # the subcommands still work when the line reads as them
+        assert cli_json("query", "run", "backups") == ws.query("backups").model_dump(mode="json")
+        diagnosed = cli_json("query", "diagnose", "backups", "--target", "notes/howto/backups.md")
+        assert diagnosed == ws.query_diagnose("backups", "notes/howto/backups.md").model_dump(mode="json")
+    # a line that is neither reports the subcommand's own error
+    proc = run_cli("query", "diagnose", "backups", check=False)
+    assert proc.returncode == 1 and "--target" in proc.stderr
+
+
+def test_help_shows_what_the_command_accepts() -> None:
+    """Issue 13.6: `query --help` hid -n/--fast/--explain; `update --help` lacked --embed."""
+    query_help = run_cli("query", "--help").stdout
+    for option in ("-n INTEGER", "--fast", "--thorough", "--explain", "--files", "diagnose"):
+        assert option in query_help, option
+    assert "--embed" in run_cli("update", "--help").stdout
+    assert "--max-nodes" in run_cli("graph", "--help").stdout
+    assert "--enable-write" in run_cli("mcp", "--help").stdout
+
+
+def test_files_prints_up_to_n_documents(notes: Path) -> None:
+    """Issue 13.6: `search --files -n 3` printed the documents of the top 3 passages (1 here)."""
+    sections = "\n\n".join(f"## Part {i}\n\nQuokka quokka quokka, section {i}.\n\n" + "filler words here. " * 60
+                             for i in range(8))
+    (notes / "quokkas.md").write_text(f"# Quokkas\n\n{sections}\n")
+    (notes / "island.md").write_text("# Island\n\nA quokka lives on the island.\n")
+    (notes / "zoo.md").write_text("# Zoo\n\nThe zoo has one quokka.\n")
+    run_cli("collection", "add", str(notes), "--name", "notes")
+    run_cli("index")
+    with cairn.open() as ws:
+        passages = ws.search("quokka", limit=3).results
+        documents = list(dict.fromkeys(r.uri for r in ws.search("quokka", limit=100).results))
+    assert len({r.uri for r in passages}) < 3 <= len(documents)  # the case that went wrong
+    assert run_cli("search", "quokka", "--files", "-n", "3").stdout.split() == documents[:3]
+    assert run_cli("search", "quokka", "--files", "-n", "2").stdout.split() == documents[:2]
+    files = run_cli("query", "quokka", "--files", "-n", "3", "--all-passages").stdout.split()
+    assert len(files) == 3 == len(set(files))
+
+
+def test_capture(notes: Path) -> None:
+    run_cli("collection", "add", str(notes), "--name", "notes")
+    run_cli("index")
+    captured = cli_json("capture", "notes", "Zebra protocol", "--text", "The zebra protocol.", "--path", "inbox/z")
+    assert captured["path"] == "inbox/z.md" and captured["docid"]
+    assert (notes / "inbox" / "z.md").read_text().endswith("The zebra protocol.\n")
+    proc = run_cli("capture", "notes", "From stdin", input="Piped body about quokkas.\n")
+    assert proc.stdout.startswith("captured cairn://notes/")
+    assert cli_json("search", "quokkas")["results"][0]["title"] == "From stdin"
+    proc = run_cli("capture", "notes", "Again", "--text", "x", "--path", "inbox/z.md", "--json", check=False)
+    assert proc.returncode == 1 and json.loads(proc.stdout)["error"]["code"] == "conflict"

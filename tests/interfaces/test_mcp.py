@@ -21,9 +21,8 @@ from tests.servers import build_index, serve, stdio_params, with_mcp
 
 SNAPSHOT = Path(__file__).parent.parent / "snapshots" / "mcp_tools_list.json"
 READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", "links", "backlinks",
-              "similar", "graph_neighbors", "graph_path", "tags"}
+              "similar", "graph_neighbors", "graph_path", "tags", "context_build", "context_verify", "ask"}
 WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed"}
-PLANNED = {"context_build", "context_verify", "ask"}
 
 
 @pytest.fixture(scope="module")
@@ -32,18 +31,19 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_operation_table_matches_the_workspace() -> None:
-    """Which entries exist, and each plain entry's inputs are its method's keyword arguments."""
-    available = {op.name for op in available_operations(write=True)}
-    assert available >= READ_TOOLS | WRITE_TOOLS
-    assert available - READ_TOOLS - WRITE_TOOLS <= PLANNED  # planned ones appear as they land
+    """Every entry exists, and each plain entry's inputs are its method's keyword arguments."""
+    assert {op.name for op in OPERATIONS} == READ_TOOLS | WRITE_TOOLS
+    assert {op.name for op in available_operations(write=False)} == READ_TOOLS
     assert len({op.name for op in OPERATIONS}) == len(OPERATIONS)
     assert len({op.route for op in OPERATIONS}) == len(OPERATIONS)
-    for op in available_operations(write=True):
+    for op in OPERATIONS:
+        assert callable(getattr(Workspace, op.method, None)), op.name
+        assert op.output_model() is not None
+        assert op.write == (not op.read_only), op.name
         if op.call is not None:
             continue
         params = inspect.signature(getattr(Workspace, op.method)).parameters
         assert set(op.input.model_fields) <= set(params), op.name
-        assert op.write == (not op.read_only), op.name
 
 
 def _wire_session(home: Path, *args: str) -> tuple[float, list[dict[str, Any]], str]:
@@ -113,8 +113,7 @@ def test_write_tools_only_with_enable_write(home: Path, tmp_path: Path) -> None:
         return bad
 
     bad = with_mcp(stdio_params(home), read_only)
-    if "ask" in {op.name for op in available_operations(write=False)}:
-        assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_input"
+    assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_input"
 
     async def write(client: Any) -> Any:
         names = {t.name for t in (await client.list_tools()).tools}

@@ -4,72 +4,99 @@ HTTP. Each answer must be the same contract object (errors: the same code)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import httpx
 import pytest
 from pydantic import TypeAdapter
 
 import cairn
-from cairn.interfaces.operations import OPERATIONS, available_operations
+from cairn.interfaces.cli import OperationCommand, cli
+from cairn.interfaces.operations import OPERATIONS, available_operations, operation
 from tests.conftest import run_cli
 from tests.servers import build_index, serve, stdio_params, with_mcp
 
-Case = tuple[str, dict[str, Any], list[str], Callable[[Any], Any]]
-
-CASES: list[Case] = [
-    ("search", {"query": "backup schedule", "limit": 5}, ["search", "backup schedule", "-n", "5"],
-     lambda ws: ws.search("backup schedule", limit=5)),
-    ("search", {"query": "map", "limit": 3, "tags_any": ["projects", "travel"]},
-     ["search", "map", "-n", "3", "--tags-any", "projects,travel"],
-     lambda ws: ws.search("map", limit=3, tags_any=["projects", "travel"])),
-    ("vsearch", {"query": "keeping copies of data safe", "limit": 3},
-     ["vsearch", "keeping copies of data safe", "-n", "3"],
-     lambda ws: ws.vsearch("keeping copies of data safe", limit=3)),
-    ("query", {"query": "snapshot retention", "limit": 4, "explain": True},
-     ["query", "snapshot retention", "-n", "4", "--explain"],
-     lambda ws: ws.query("snapshot retention", limit=4, explain=True)),
-    ("get", {"ref": "notes/howto/backups.md", "from_line": 3, "lines": 2},
-     ["get", "notes/howto/backups.md", "--from", "3", "--lines", "2"],
-     lambda ws: ws.get("notes/howto/backups.md", from_line=3, lines=2)),
-    ("multi_get", {"refs": ["notes/index.md", "notes/glossary.txt"]},
-     ["multi-get", "notes/index.md", "notes/glossary.txt"],
-     lambda ws: ws.multi_get(["notes/index.md", "notes/glossary.txt"])),
-    ("ls", {"prefix": "notes/howto/"}, ["ls", "notes/howto/"], lambda ws: ws.ls("notes/howto/")),
-    ("status", {}, ["status"], lambda ws: ws.status()),
-    ("links", {"ref": "notes/index.md"}, ["links", "notes/index.md"], lambda ws: ws.links("notes/index.md")),
-    ("backlinks", {"ref": "notes/howto/backups.md"}, ["backlinks", "notes/howto/backups.md"],
-     lambda ws: ws.backlinks("notes/howto/backups.md")),
-    ("similar", {"ref": "notes/howto/backups.md", "limit": 3}, ["similar", "notes/howto/backups.md", "-n", "3"],
-     lambda ws: ws.similar("notes/howto/backups.md", limit=3)),
-    ("graph_neighbors", {"ref": "notes/index.md", "depth": 2},
-     ["graph", "neighbors", "notes/index.md", "--depth", "2"],
-     lambda ws: ws.graph_neighbors("notes/index.md", depth=2)),
-    ("graph_path", {"a": "notes/index.md", "b": "notes/howto/backups.md"},
-     ["graph", "path", "notes/index.md", "notes/howto/backups.md"],
-     lambda ws: ws.graph_path("notes/index.md", "notes/howto/backups.md")),
-    ("tags", {}, ["tags"], lambda ws: ws.tags()),
-    ("context_build", {"goal": "how are backups scheduled", "budget_tokens": 300},
-     ["context", "build", "how are backups scheduled", "--budget-tokens", "300"],
-     lambda ws: ws.context_build("how are backups scheduled", budget_tokens=300)),
-    ("ask", {"question": "what is the backup rule"}, ["ask", "what is the backup rule"],
-     lambda ws: ws.ask("what is the backup rule")),
+#: One request per read operation (as MCP and REST take it); the CLI's argv is derived
+#: from the command that serves the operation (see :func:`cli_argv`).
+CASES: list[tuple[str, dict[str, Any]]] = [
+    ("search", {"query": "backup schedule", "limit": 5}),
+    ("search", {"query": "map", "limit": 3, "tags_any": ["projects", "travel"]}),
+    ("vsearch", {"query": "keeping copies of data safe", "limit": 3}),
+    ("query", {"query": "snapshot retention", "limit": 4, "explain": True}),
+    ("query", {"query": "backups", "mode": "fast", "collections": ["notes"], "all_passages": True}),
+    ("get", {"ref": "notes/howto/backups.md", "from_line": 3, "lines": 2}),
+    ("multi_get", {"refs": ["notes/index.md", "notes/glossary.txt"], "max_lines": 4}),
+    ("ls", {"prefix": "notes/howto/"}),
+    ("status", {}),
+    ("links", {"ref": "notes/index.md"}),
+    ("backlinks", {"ref": "notes/howto/backups.md", "limit": 5}),
+    ("similar", {"ref": "notes/howto/backups.md", "limit": 3}),
+    ("graph_neighbors", {"ref": "notes/index.md", "depth": 2, "direction": "out"}),
+    ("graph_path", {"a": "notes/index.md", "b": "notes/howto/backups.md"}),
+    ("tags", {}),
+    ("context_build", {"goal": "how are backups scheduled", "budget_tokens": 300}),
+    ("ask", {"question": "what is the backup rule"}),
+    ("ask", {"question": "what is the backup rule", "verify": True, "tags_any": ["howto"]}),
 ]
 
-ERROR_CASES: list[tuple[str, dict[str, Any], list[str], str]] = [
-    ("get", {"ref": "notes/nope.md"}, ["get", "notes/nope.md"], "not_found"),
-    ("get", {"ref": "notes/../../etc/passwd"}, ["get", "notes/../../etc/passwd"], "invalid_input"),
-    ("get", {"ref": "cairn://notes/%2e%2e/x"}, ["get", "cairn://notes/%2e%2e/x"], "invalid_input"),
-    ("search", {"query": "x", "collections": ["nope"]}, ["search", "x", "-c", "nope"], "not_found"),
-    ("links", {"ref": "/etc/passwd"}, ["links", "/etc/passwd"], "invalid_input"),
+ERROR_CASES: list[tuple[str, dict[str, Any], str]] = [
+    ("get", {"ref": "notes/nope.md"}, "not_found"),
+    ("get", {"ref": "notes/../../etc/passwd"}, "invalid_input"),
+    ("get", {"ref": "cairn://notes/%2e%2e/x"}, "invalid_input"),
+    ("search", {"query": "x", "collections": ["nope"]}, "not_found"),
+    ("links", {"ref": "/etc/passwd"}, "invalid_input"),
+    ("graph_path", {"a": "notes/index.md", "b": "notes/nope.md"}, "not_found"),
 ]
 
 
-def _cases() -> list[Case]:
-    names = {op.name for op in available_operations(write=False)}
-    return [case for case in CASES if case[0] in names]
+def _commands() -> dict[str, tuple[list[str], click.Command]]:
+    """Operation name -> (argv path, command) of the first CLI command that serves it."""
+    found: dict[str, tuple[list[str], click.Command]] = {}
+
+    def walk(command: click.Command, path: list[str]) -> None:
+        if isinstance(command, OperationCommand):
+            found.setdefault(command.operation, (path, command))
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                walk(sub, [*path, name])
+
+    walk(cli, [])
+    return found
+
+
+def cli_argv(name: str, args: dict[str, Any]) -> list[str]:
+    """The command line that asks the CLI for operation ``name`` with ``args``."""
+    path, command = _commands()[name]
+    positional: list[str] = []
+    options: list[str] = []
+    for param in command.params:
+        if param.name not in args:
+            continue
+        value = args[param.name]
+        if isinstance(param, click.Argument):
+            positional += [str(v) for v in value] if isinstance(value, list) else [str(value)]
+        elif isinstance(param, click.Option) and param.is_flag and not param.is_bool_flag:
+            options += [param.opts[0]] if param.flag_value == value else []
+        elif isinstance(param, click.Option) and param.is_bool_flag:
+            options += [param.opts[0]] if value else param.secondary_opts[:1]
+        elif isinstance(param, click.Option) and param.multiple:
+            options += [part for v in value for part in (param.opts[0], str(v))]
+        else:
+            options += [param.opts[0], str(value)]
+    unknown = set(args) - {param.name for param in command.params}
+    assert not unknown, f"cairn {' '.join(path)} has no option for {unknown}"
+    return [*path, *positional, *options]
+
+
+def test_every_operation_has_a_cli_command_and_a_case() -> None:
+    assert set(_commands()) == {op.name for op in OPERATIONS}
+    # context_verify: test_context_verify_parity (the CLI reads the capsule from a file)
+    assert {name for name, _ in CASES} | {"context_verify"} == {op.name for op in available_operations(write=False)}
+    for name, args in CASES:
+        cli_argv(name, args)
 
 
 @pytest.fixture(scope="module")
@@ -97,44 +124,46 @@ def _mcp_answers(server: Any, cases: list[tuple[str, dict[str, Any]]]) -> list[t
 
 def test_every_face_returns_the_same_contract(fixed: tuple[Path, str]) -> None:
     home, url = fixed
-    cases = _cases()
-    assert len(cases) >= 14
     with cairn.open(home) as ws:
-        expected = [fn(ws) for _, _, _, fn in cases]
-    requests = [(name, args) for name, args, _, _ in cases]
+        expected = [operation(name).call_with(ws, dict(args)) for name, args in CASES]
     faces: dict[str, list[Any]] = {
-        "cli": [json.loads(run_cli("--home", str(home), *argv, "--json").stdout) for _, _, argv, _ in cases],
-        "rest": [httpx.post(f"{url}/v1/{_route(name)}", json=args, timeout=60).json() for name, args in requests],
+        "cli": [json.loads(run_cli("--home", str(home), *cli_argv(name, args), "--json").stdout)
+                for name, args in CASES],
+        "rest": [httpx.post(f"{url}/v1/{_route(name)}", json=args, timeout=60).json() for name, args in CASES],
     }
     for face, server in (("mcp-stdio", stdio_params(home)), ("mcp-http", f"{url}/mcp")):
-        answers = _mcp_answers(server, requests)
+        answers = _mcp_answers(server, CASES)
         assert not any(err for err, _ in answers), (face, answers)
         faces[face] = [data for _, data in answers]
     for face, answers in faces.items():
-        for (name, args, _, _), want, got in zip(cases, expected, answers, strict=True):
+        for (name, args), want, got in zip(CASES, expected, answers, strict=True):
             assert _contract(name, got) == want, (face, name, args)
 
 
-def test_context_verify_parity(fixed: tuple[Path, str]) -> None:
+def test_context_verify_parity(fixed: tuple[Path, str], tmp_path: Path) -> None:
     home, url = fixed
-    if "context_verify" not in {op.name for op in available_operations(write=False)}:
-        pytest.skip("context_verify has not landed")
     with cairn.open(home) as ws:
         capsule = ws.context_build("how are backups scheduled", budget_tokens=300)
         receipt = ws.context_verify(capsule)
     body = capsule.model_dump(mode="json")
+    saved = tmp_path / "capsule.json"
+    saved.write_text(run_cli("--home", str(home), *cli_argv("context_build", {
+        "goal": "how are backups scheduled", "budget_tokens": 300}), "--json").stdout)
+    path, _ = _commands()["context_verify"]
+    cli_answer = json.loads(run_cli("--home", str(home), *path, str(saved), "--json").stdout)
     rest = httpx.post(f"{url}/v1/context/verify", json={"capsule": body}, timeout=60).json()
     (err, mcp_http), = _mcp_answers(f"{url}/mcp", [("context_verify", {"capsule": body})])
     assert not err
-    assert _contract("context_verify", rest) == receipt == _contract("context_verify", mcp_http)
+    assert all(_contract("context_verify", answer) == receipt for answer in (cli_answer, rest, mcp_http))
 
 
 def test_errors_have_the_same_code_everywhere(fixed: tuple[Path, str]) -> None:
     home, url = fixed
-    requests = [(name, args) for name, args, _, _ in ERROR_CASES]
+    requests = [(name, args) for name, args, _ in ERROR_CASES]
     stdio = _mcp_answers(stdio_params(home), requests)
     http = _mcp_answers(f"{url}/mcp", requests)
-    for (name, args, argv, code), (s_err, s_body), (h_err, h_body) in zip(ERROR_CASES, stdio, http, strict=True):
+    for (name, args, code), (s_err, s_body), (h_err, h_body) in zip(ERROR_CASES, stdio, http, strict=True):
+        argv = cli_argv(name, args)
         proc = run_cli("--home", str(home), *argv, "--json", check=False)
         assert proc.returncode == 1, argv
         assert json.loads(proc.stdout)["error"]["code"] == code, argv
@@ -150,3 +179,76 @@ def test_errors_have_the_same_code_everywhere(fixed: tuple[Path, str]) -> None:
 
 def _route(name: str) -> str:
     return next(op.route for op in OPERATIONS if op.name == name).removeprefix("/v1/")
+
+
+#: The writes, in order, as MCP and REST take them (``{root}``: the face's own folder).
+WRITES: list[tuple[str, dict[str, Any]]] = [
+    ("collection_add", {"path": "{root}/extra", "name": "extra", "include": ["**/*.py"], "context": "Extra"}),
+    ("collection_configure", {"name": "extra", "sequence": True}),
+    ("index", {"collection": "extra"}),
+    ("capture", {"collection": "extra", "title": "A captured note", "text": "The zebra protocol.\n",
+                 "path": "inbox/zebra.md"}),
+    ("embed", {"collection": "extra"}),
+    ("collection_configure", {"name": "extra", "sequence": False, "context": ""}),
+]
+
+
+def _writes(root: Path) -> list[tuple[str, dict[str, Any]]]:
+    return [(name, json.loads(json.dumps(args).replace("{root}", str(root)))) for name, args in WRITES]
+
+
+def _comparable(root: Path, answer: Any) -> Any:
+    """The answer with the face's folder and the clock taken out."""
+    def scrub(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: None if k in ("created_at", "last_indexed_at", "elapsed_ms") else scrub(v)
+                    for k, v in value.items()}
+        return [scrub(v) for v in value] if isinstance(value, list) else value
+
+    return scrub(json.loads(json.dumps(answer).replace(str(root), "ROOT")))
+
+
+def test_every_write_operation_answers_the_same_on_every_face(tmp_path_factory: pytest.TempPathFactory) -> None:
+    assert {name for name, _ in WRITES} == {op.name for op in OPERATIONS if op.write}
+
+    def fresh(face: str) -> tuple[Path, Path]:
+        root = tmp_path_factory.mktemp(f"write-{face}")
+        (root / "extra").mkdir()
+        (root / "extra" / "a.md").write_text("# Alpha\n\nalpha links to [[b]]\n")
+        (root / "extra" / "b.py").write_text("def b():\n    return 'beta'\n")
+        return root, build_index(root)
+
+    def as_answer(ok: bool, data: Any) -> Any:
+        return data if ok else {"error": data["error"]["code"]}
+
+    answers: dict[str, list[Any]] = {}
+    root, home = fresh("sdk")
+    sdk: list[Any] = []
+    with cairn.open(home) as ws:
+        for name, args in _writes(root):
+            try:
+                sdk.append(operation(name).call_with(ws, args).model_dump(mode="json"))
+            except cairn.errors.CairnError as exc:
+                sdk.append({"error": {"code": exc.code}})
+    answers["sdk"] = [_comparable(root, as_answer("error" not in a, a)) for a in sdk]
+
+    root, home = fresh("cli")
+    cli_answers = []
+    for name, args in _writes(root):
+        proc = run_cli("--home", str(home), *cli_argv(name, args), "--json", check=False)
+        data = json.loads(proc.stdout)
+        cli_answers.append(_comparable(root, as_answer(proc.returncode == 0, data)))
+    answers["cli"] = cli_answers
+
+    root, home = fresh("rest")
+    with serve(home, enable_write=True) as url:
+        rest = [httpx.post(f"{url}/v1/{_route(name)}", json=args, timeout=120) for name, args in _writes(root)]
+        answers["rest"] = [_comparable(root, as_answer(r.status_code == 200, r.json())) for r in rest]
+
+    root, home = fresh("mcp")
+    mcp = _mcp_answers(stdio_params(home, "--enable-write"), _writes(root))
+    answers["mcp-stdio"] = [_comparable(root, as_answer(not err, data)) for err, data in mcp]
+
+    for face, got in answers.items():
+        for (name, _), want, answer in zip(WRITES, answers["sdk"], got, strict=True):
+            assert answer == want, (face, name)

@@ -1,14 +1,13 @@
-"""The one table of operations that the MCP server and the REST API are generated from.
+"""The one table of operations that the MCP tools, the REST routes and the CLI commands
+are generated from.
 
 Each :class:`Operation` names a :class:`~cairn.workspace.Workspace` method, a pydantic
 input model (typed, described, bounded; its fields are the method's keyword arguments),
 the output contract, the MCP annotation hints and whether it writes. MCP tools and REST
-routes are both derived from this table, so the two faces cannot drift apart.
-
-Entries for capabilities that have not landed yet (Context Capsules, ask) are listed
-already; :func:`available_operations` skips an entry while its Workspace method or its
-output contract does not exist. When the method lands, its input model here must match
-its signature (``tests/test_mcp.py`` checks every available entry against its method).
+routes are derived from this table, and the CLI declares its commands from it
+(:mod:`cairn.interfaces.cli`), so the faces cannot drift apart. ``tests/test_mcp.py``
+checks every entry's input model against its method's signature, ``tests/test_parity.py``
+that every entry answers the same through every face.
 """
 
 from __future__ import annotations
@@ -188,19 +187,21 @@ class AskInput(EvidenceScope):
     answer: bool = Field(False, description="Without verify: also draft a short (unverified) answer.")
 
 
-def _context_verify(ws: Any, params: OpInput) -> BaseModel:
+def _context_verify(ws: Any, args: dict[str, Any]) -> BaseModel:
+    """The capsule as JSON text: a dict from MCP/REST, a saved file's bytes from the CLI."""
     import json
 
-    assert isinstance(params, ContextVerifyInput)
-    result: BaseModel = ws.context_verify(json.dumps(params.capsule, ensure_ascii=False))
+    capsule = args["capsule"]
+    text = capsule if isinstance(capsule, (str, bytes)) else json.dumps(capsule, ensure_ascii=False)
+    result: BaseModel = ws.context_verify(text)
     return result
 
 
-def _ask(ws: Any, params: OpInput) -> BaseModel:
-    assert isinstance(params, AskInput)
-    args = params.model_dump(exclude={"verify", "answer"})
-    result: BaseModel = (ws.ask_verified(**args) if params.verify is True
-                         else ws.ask(**args, answer=params.answer))
+def _ask(ws: Any, args: dict[str, Any]) -> BaseModel:
+    """``verify`` (exactly ``True``) picks the verified ask; ``answer`` only the plain one."""
+    rest = {k: v for k, v in args.items() if k not in ("verify", "answer")}
+    result: BaseModel = (ws.ask_verified(**rest) if args.get("verify") is True
+                         else ws.ask(**rest, answer=args.get("answer", False)))
     return result
 
 
@@ -211,7 +212,7 @@ class Operation:
     name: str
     method: str
     input: type[OpInput]
-    #: ``module:Class`` of the output contract, imported lazily (planned ones may not exist).
+    #: ``module:Class`` of the output contract, imported lazily.
     output: str
     description: str
     route: str
@@ -221,8 +222,10 @@ class Operation:
     open_world: bool = False
     #: Exposed only when the server runs with ``--enable-write``.
     write: bool = False
-    #: How to call the Workspace when the input fields are not simply its keyword arguments.
-    call: Callable[[Any, OpInput], BaseModel] | None = None
+    #: How to call the Workspace when the input fields are not simply its keyword arguments
+    #: (given the keyword arguments: the input's fields, plus any a face adds, such as the
+    #: CLI's ``--max-tokens``).
+    call: Callable[[Any, dict[str, Any]], BaseModel] | None = None
 
     @property
     def title(self) -> str:
@@ -245,22 +248,17 @@ class Operation:
         schema = TypeAdapter(self.output_model()).json_schema(mode="serialization")
         return {"type": "object", **schema}
 
-    def available(self, workspace_cls: type) -> bool:
-        """Whether the Workspace method and the output contract both exist."""
-        if not callable(getattr(workspace_cls, self.method, None)):
-            return False
-        try:
-            self.output_model()
-        except (ImportError, AttributeError):
-            return False
-        return True
-
     def invoke(self, workspace: Any, params: OpInput) -> BaseModel:
         """Call the Workspace method with the validated input as keyword arguments."""
+        return self.call_with(workspace, params.model_dump())
+
+    def call_with(self, workspace: Any, args: dict[str, Any]) -> BaseModel:
+        """Call the Workspace method with keyword arguments (the CLI's path: the Workspace
+        validates them, as it does for the SDK)."""
         if self.call is not None:
-            return self.call(workspace, params)
+            return self.call(workspace, args)
         method: Callable[..., BaseModel] = getattr(workspace, self.method)
-        return method(**params.model_dump())
+        return method(**args)
 
 
 _C = "cairn.contracts"
@@ -294,7 +292,7 @@ OPERATIONS: tuple[Operation, ...] = (
               description="A shortest chain of links from document a to document b."),
     Operation("tags", "tags", TagsInput, f"{_G}:TagList", route="/v1/tags",
               description="Tags with document counts (hierarchical: 'a' counts 'a/...')."),
-    # Evidence (issue 5): exposed as soon as the Workspace methods and contracts exist.
+    # Evidence (issue 5).
     Operation("context_build", "context_build", ContextBuildInput, "cairn.contracts.capsule:Capsule",
               route="/v1/context/build",
               description="A budgeted Context Capsule of exact line-span evidence for a goal, with gaps "
@@ -328,13 +326,17 @@ OPERATIONS: tuple[Operation, ...] = (
 )
 
 
-def available_operations(*, write: bool, workspace_cls: type | None = None) -> list[Operation]:
-    """The operations a face exposes: those whose method exists; writes only if ``write``."""
-    if workspace_cls is None:
-        from cairn.workspace import Workspace
+def available_operations(*, write: bool) -> list[Operation]:
+    """The operations a server exposes: all of them, the writes only if ``write``."""
+    return [op for op in OPERATIONS if write or not op.write]
 
-        workspace_cls = Workspace
-    return [op for op in OPERATIONS if (write or not op.write) and op.available(workspace_cls)]
+
+def operation(name: str) -> Operation:
+    """The table's entry called ``name``."""
+    for op in OPERATIONS:
+        if op.name == name:
+            return op
+    raise KeyError(name)
 
 
 def parse_input(op: Operation, arguments: Any) -> OpInput:

@@ -1,6 +1,6 @@
 """``cairn context build``, ``cairn context verify`` and ``cairn ask`` (issue 5).
 
-Each command parses options, calls one Workspace method and prints it. ``context build
+Each is declared from its operation; written here is how it prints. ``context build
 --json`` prints the capsule's canonical JSON (byte-identical for the same index and
 request), so a saved capsule can be verified later.
 
@@ -13,32 +13,38 @@ generator failed (the evidence is still printed).
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cairn.contracts.answer import AskResponse, VerifiedAskResponse
-from cairn.contracts.capsule import EvidenceItem
-from cairn.interfaces.cli import State, cli, emit_json, json_option, pass_state, split_csv
+from cairn.interfaces.cli import (
+    cli,
+    decorators,
+    field_argument,
+    field_option,
+    operation_command,
+    output_options,
+    scope_filters,
+)
+from cairn.interfaces.operations import operation
+
+if TYPE_CHECKING:
+    from cairn.contracts.capsule import Capsule, EvidenceItem, VerifyReceipt
 
 EXIT_CHANGED = 3
 
+_BUILD = operation("context_build").input
+_VERIFY = operation("context_verify").input
+_ASK = operation("ask").input
 
-def scope_options(command: Callable[..., None]) -> Callable[..., None]:
-    """Filters and budget shared by ``context build`` and ``ask``."""
-    for option in reversed([
-        click.option("-c", "--collection", "collections", multiple=True, metavar="NAME",
-                     help="Only these collections (repeatable)."),
-        click.option("--tags-any", multiple=True, metavar="a,b", help="Documents with any of these tags."),
-        click.option("--tags-all", multiple=True, metavar="a,b", help="Documents with all of these tags."),
-        click.option("--since", metavar="DATE", help="Documents dated on or after DATE."),
-        click.option("--until", metavar="DATE", help="Documents dated on or before DATE."),
-        click.option("--graph", is_flag=True, help="Also draw candidates one link hop away."),
-    ]):
-        command = option(command)
-    return command
+
+def _no_limit_if_zero(_ctx: click.Context, _param: click.Parameter, value: int) -> int | None:
+    return value or None
+
+
+def _graph_option(model: Any) -> Any:
+    return field_option(model, "graph", help="Also draw candidates one link hop away.")
 
 
 @cli.group()
@@ -46,35 +52,10 @@ def context() -> None:
     """Context Capsules: budgeted, exact, verifiable evidence for a goal."""
 
 
-@context.command("build")
-@click.argument("goal")
-@click.option("--budget-tokens", type=int, default=1200, show_default=True, metavar="N",
-              help="Most tokens of evidence text (0: no token limit).")
-@click.option("--budget-bytes", type=int, default=None, metavar="N",
-              help="Most bytes of the capsule's canonical JSON.")
-@click.option("--candidates", type=int, default=50, show_default=True, metavar="N",
-              help="Candidate passages considered.")
-@scope_options
-@click.option("--json", "fmt", flag_value="json", help="Print the capsule's canonical JSON.")
-@click.option("--md", "fmt", flag_value="md", help="Print Markdown (evidence fenced).")
-@pass_state
-def context_build(state: State, goal: str, budget_tokens: int, budget_bytes: int | None,
-                  candidates: int, collections: tuple[str, ...], tags_any: tuple[str, ...],
-                  tags_all: tuple[str, ...], since: str | None, until: str | None, graph: bool,
-                  fmt: str | None) -> None:
-    """Build a Context Capsule of evidence for GOAL within a budget."""
-    from cairn.capsule.canonical import canonical_json
+def _print_capsule(capsule: Capsule, args: dict[str, Any]) -> None:
     from cairn.capsule.render import capsule_markdown
 
-    capsule = state.workspace.context_build(
-        goal, budget_tokens=budget_tokens or None, budget_bytes=budget_bytes, candidates=candidates,
-        collections=collections, tags_any=split_csv(tags_any), tags_all=split_csv(tags_all),
-        since=since, until=until, graph=graph,
-    )
-    if fmt == "json":
-        click.echo(canonical_json(capsule).decode("utf-8"))
-        return
-    if fmt == "md":
+    if args["fmt"] == "md":
         click.echo(capsule_markdown(capsule))
         return
     b = capsule.budget
@@ -92,32 +73,61 @@ def context_build(state: State, goal: str, budget_tokens: int, budget_bytes: int
     click.echo("save with --json, check later with: cairn context verify FILE", err=True)
 
 
-@context.command("verify")
-@click.argument("source", type=click.File("rb"), metavar="FILE|-")
-@json_option
-@pass_state
-def context_verify(state: State, source: BinaryIO, as_json: bool) -> None:
-    """Re-check a saved capsule against the current index and files (no model).
+def _print_canonical(capsule: Capsule) -> None:
+    from cairn.capsule.canonical import canonical_json
 
-    Exits 0 when everything is unchanged, 3 when anything changed, 1 when the capsule is
-    malformed, of an unknown schema or tampered with."""
-    receipt = state.workspace.context_verify(source.read())
-    if as_json:
-        emit_json(receipt)
-    else:
-        c = receipt.counts
-        click.echo(f"capsule {receipt.capsule_id}: {receipt.status} "
-                   f"({c.unchanged} unchanged, {c.moved} moved, {c.stale} stale, {c.missing} missing)")
-        for check in receipt.evidence:
-            where = ""
-            if check.current is not None and check.status == "moved":
-                where = f" → {check.current.uri}:{check.current.start_line}-{check.current.end_line}"
-            click.echo(f"  {check.ref:4} {check.status:9} {check.uri}:{check.start_line}-{check.end_line}"
-                       f"{where}  ({check.reason}{', read from disk' if check.read_from == 'disk' else ''})")
-        for change in (*receipt.index_changes, *receipt.fingerprint_changes):
-            click.echo(f"  changed {change.field}: {change.before} → {change.after}")
-    if receipt.status != "unchanged":
-        sys.exit(EXIT_CHANGED)
+    click.echo(canonical_json(capsule).decode("utf-8"))
+
+
+operation_command(
+    context, "context_build", "build", help="Build a Context Capsule of evidence for GOAL within a budget.",
+    params=[
+        field_argument(_BUILD, "goal"),
+        field_option(_BUILD, "budget_tokens", metavar="N", callback=_no_limit_if_zero,
+                     help="Most tokens of evidence text (0: no token limit)."),
+        field_option(_BUILD, "budget_bytes", metavar="N", help="Most bytes of the capsule's canonical JSON."),
+        click.option("--candidates", type=int, default=50, show_default=True, metavar="N",
+                     help="Candidate passages considered."),
+        scope_filters,
+        _graph_option(_BUILD),
+        output_options("json", "md", json_help="Print the capsule's canonical JSON.",
+                       md_help="Print Markdown (evidence fenced)."),
+    ],
+    render=_print_capsule, dump=_print_canonical,
+)
+
+
+def _print_receipt(receipt: VerifyReceipt, args: dict[str, Any]) -> None:
+    c = receipt.counts
+    click.echo(f"capsule {receipt.capsule_id}: {receipt.status} "
+               f"({c.unchanged} unchanged, {c.moved} moved, {c.stale} stale, {c.missing} missing)")
+    for check in receipt.evidence:
+        where = ""
+        if check.current is not None and check.status == "moved":
+            where = f" → {check.current.uri}:{check.current.start_line}-{check.current.end_line}"
+        click.echo(f"  {check.ref:4} {check.status:9} {check.uri}:{check.start_line}-{check.end_line}"
+                   f"{where}  ({check.reason}{', read from disk' if check.read_from == 'disk' else ''})")
+    for change in (*receipt.index_changes, *receipt.fingerprint_changes):
+        click.echo(f"  changed {change.field}: {change.before} → {change.after}")
+
+
+def _read_capsule(_ctx: click.Context, _param: click.Parameter, value: Any) -> bytes:
+    data: bytes = value.read()
+    return data
+
+
+operation_command(
+    context, "context_verify", "verify",
+    help="Re-check a saved capsule against the current index and files (no model).\n\n"
+         "    Exits 0 when everything is unchanged, 3 when anything changed, 1 when the capsule is\n"
+         "    malformed, of an unknown schema or tampered with.",
+    params=[
+        field_argument(_VERIFY, "capsule", type=click.File("rb"), metavar="FILE|-", callback=_read_capsule),
+        output_options(),
+    ],
+    render=_print_receipt,
+    exit_code=lambda receipt: 0 if receipt.status == "unchanged" else EXIT_CHANGED,
+)
 
 
 def _print_evidence(evidence: list[EvidenceItem]) -> None:
@@ -128,47 +138,9 @@ def _print_evidence(evidence: list[EvidenceItem]) -> None:
         click.echo(fenced(item.text))
 
 
-@cli.command()
-@click.argument("question")
-@scope_options
-@click.option("--answer", is_flag=True, help="Add a short cited answer from the configured generator.")
-@click.option("--verify", "verify", is_flag=True,
-              help="Verified ask: answer only if every claim is supported, else abstain.")
-@click.option("--budget-tokens", type=int, default=700, show_default=True, metavar="N",
-              help="Most tokens of evidence.")
-@click.option("--max-tokens", type=int, default=160, show_default=True, metavar="N",
-              help="Most tokens the generator may write.")
-@click.option("--timeout", type=float, default=None, metavar="SECONDS", help="Generator timeout.")
-@json_option
-@pass_state
-def ask(state: State, question: str, collections: tuple[str, ...], tags_any: tuple[str, ...],
-        tags_all: tuple[str, ...], since: str | None, until: str | None, graph: bool, answer: bool,
-        verify: bool, budget_tokens: int, max_tokens: int, timeout: float | None, as_json: bool) -> None:
-    """Cited evidence for QUESTION; --answer adds a model's answer, --verify checks it.
-
-    A verified ask that abstains exits 0 with "abstained": true; --answer exits 2 when
-    the generator failed (the evidence is still printed)."""
-    ws = state.workspace
-    if verify:
-        verified = ws.ask_verified(
-            question, budget_tokens=budget_tokens or None, max_tokens=max_tokens, timeout=timeout,
-            collections=collections, tags_any=split_csv(tags_any), tags_all=split_csv(tags_all),
-            since=since, until=until, graph=graph,
-        )
-        return _print_verified(verified, as_json)
-    result = ws.ask(
-        question, answer=answer, budget_tokens=budget_tokens or None, max_tokens=max_tokens,
-        timeout=timeout, collections=collections, tags_any=split_csv(tags_any),
-        tags_all=split_csv(tags_all), since=since, until=until, graph=graph,
-    )
-    _print_ask(result, as_json)
-    if result.answer_error is not None:
-        sys.exit(2)
-
-
-def _print_ask(result: AskResponse, as_json: bool) -> None:
-    if as_json:
-        return emit_json(result)
+def _print_answer(result: AskResponse | VerifiedAskResponse, args: dict[str, Any]) -> None:
+    if isinstance(result, VerifiedAskResponse):
+        return _print_verified(result)
     if not result.evidence:
         click.echo("no evidence found", err=True)
     _print_evidence(result.evidence)
@@ -184,9 +156,7 @@ def _print_ask(result: AskResponse, as_json: bool) -> None:
     return None
 
 
-def _print_verified(result: VerifiedAskResponse, as_json: bool) -> None:
-    if as_json:
-        return emit_json(result)
+def _print_verified(result: VerifiedAskResponse) -> None:
     _print_evidence(result.evidence)
     if result.abstained:
         click.echo(f"\nabstained ({result.abstain_reason}): {result.detail}")
@@ -195,5 +165,28 @@ def _print_verified(result: VerifiedAskResponse, as_json: bool) -> None:
     for claim in result.claims:
         cited = f" [{', '.join(claim.cited)}]" if claim.cited else ""
         click.echo(f"  {claim.verdict:12} {claim.text}{cited}  ({claim.reason})")
-    return None
 
+
+operation_command(
+    cli, "ask",
+    help="Cited evidence for QUESTION; --answer adds a model's answer, --verify checks it.\n\n"
+         "    A verified ask that abstains exits 0 with \"abstained\": true; --answer exits 2 when\n"
+         "    the generator failed (the evidence is still printed).",
+    params=[
+        field_argument(_ASK, "question"),
+        scope_filters,
+        _graph_option(_ASK),
+        field_option(_ASK, "answer", help="Add a short cited answer from the configured generator."),
+        field_option(_ASK, "verify", help="Verified ask: answer only if every claim is supported, else abstain."),
+        field_option(_ASK, "budget_tokens", metavar="N", callback=_no_limit_if_zero,
+                     help="Most tokens of evidence."),
+        decorators(
+            click.option("--max-tokens", type=int, default=160, show_default=True, metavar="N",
+                         help="Most tokens the generator may write."),
+            click.option("--timeout", type=float, default=None, metavar="SECONDS", help="Generator timeout."),
+        ),
+        output_options(),
+    ],
+    render=_print_answer,
+    exit_code=lambda result: 2 if isinstance(result, AskResponse) and result.answer_error is not None else 0,
+)

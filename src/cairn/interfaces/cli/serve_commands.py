@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cairn.interfaces.cli import DefaultGroup, State, cli, emit_json, json_option, pass_state
+from cairn.interfaces.cli import DefaultGroup, State, cli, emit_json, output_options, pass_state
 
 if TYPE_CHECKING:
     from cairn.contracts.mcp import McpClientEntry
@@ -102,7 +102,7 @@ def serve(state: State, host: str, port: int, token: str | None, enable_write: b
     uvicorn.Server(config).run(sockets=[sock])
 
 
-@cli.group(cls=DefaultGroup)
+@cli.group(cls=DefaultGroup, default="run")
 def mcp() -> None:
     """MCP server over stdio (cairn mcp [--enable-write]); client setup: install, status."""
 
@@ -157,15 +157,15 @@ def _entry(state: State, enable_write: bool) -> McpClientEntry:
 @click.option("--name", default="cairn", show_default=True, help="Server name in the client's config.")
 @click.option("--enable-write", is_flag=True, help="Let the client use the write tools.")
 @click.option("--dry-run", is_flag=True, help="Print the new file; change nothing.")
-@json_option
+@output_options()
 @pass_state
-def mcp_install(state: State, target: str, name: str, enable_write: bool, dry_run: bool, as_json: bool) -> None:
+def mcp_install(state: State, target: str, name: str, enable_write: bool, dry_run: bool, fmt: str | None) -> None:
     """Add cairn to an AI client's MCP config (other servers kept; old file backed up)."""
     from cairn.interfaces.mcp.install import install
 
     result = install(target, _entry(state, enable_write), home=Path.home(), platform=sys.platform,  # type: ignore[arg-type]
                      name=name, dry_run=dry_run)
-    if as_json:
+    if fmt == "json":
         return emit_json(result)
     if dry_run:
         click.echo(f"# {result.path} ({result.action}, dry run: nothing written)")
@@ -182,14 +182,14 @@ def mcp_install(state: State, target: str, name: str, enable_write: bool, dry_ru
 
 @mcp.command("status")
 @click.option("--name", default="cairn", show_default=True, help="Server name in the clients' configs.")
-@json_option
+@output_options()
 @pass_state
-def mcp_status(state: State, name: str, as_json: bool) -> None:
+def mcp_status(state: State, name: str, fmt: str | None) -> None:
     """Show which AI clients have cairn configured, and whether the entry is current."""
     from cairn.interfaces.mcp.install import status
 
     result = status(_entry(state, False), home=Path.home(), platform=sys.platform, name=name)
-    if as_json:
+    if fmt == "json":
         return emit_json(result)
     for row in result.targets:
         if row.error:
