@@ -26,15 +26,14 @@ def summary(path: Path) -> str:
 
 
 def module_map() -> str:
-    """The map as Markdown: one line per module, packages as headings of their modules."""
-    lines = ["| module | lines | what it is |", "| --- | ---: | --- |"]
+    """The map as Markdown: one row per module, in package order."""
+    lines = ["| module | what it is |", "| --- | --- |"]
     for path in sorted(SRC.rglob("*.py"), key=lambda p: p.relative_to(SRC).parts):
         if "__pycache__" in path.parts:
             continue
         rel = path.relative_to(SRC.parent)
         name = ".".join(rel.with_suffix("").parts).removesuffix(".__init__")
-        count = len(path.read_text(encoding="utf-8").splitlines())
-        lines.append(f"| `{name}` | {count} | {summary(path).replace('|', '/')} |")
+        lines.append(f"| `{name}` | {summary(path).replace('|', '/')} |")
     return "\n".join(lines)
 
 
