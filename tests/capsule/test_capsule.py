@@ -14,6 +14,7 @@ from cairn.capsule.build import Candidate, Facet, goal_facets, select_evidence
 from cairn.capsule.canonical import canonical_json
 from cairn.capsule.render import capsule_markdown, fence_for
 from cairn.errors import ValidationError
+from cairn.store.records import PassageHit
 from tests.conftest import run_cli
 from tests.schemas import assert_valid
 
@@ -115,8 +116,8 @@ def _cand(docid: str, start: int, end: int, text: str, tokens: int = 10, score: 
     import hashlib
 
     return Candidate(
-        uri=f"cairn://c/{docid}.md", docid=docid, collection="c", path=f"{docid}.md", title=docid,
-        start_line=start, end_line=end, heading=(), text=text, source_hash="s" * 64,
+        hit=PassageHit(0, docid, "c", f"{docid}.md", docid, start, end, (), "", score),
+        text=text, source_hash="s" * 64,
         text_hash="t" * 64, passage_hash=hashlib.sha256(text.encode()).hexdigest(), tokens=tokens,
         score=score,
     )

@@ -35,6 +35,8 @@ from cairn.contracts.capsule import (
     RetrievalSettings,
 )
 from cairn.errors import ValidationError
+from cairn.refs import document_uri
+from cairn.store.records import PassageHit
 from cairn.text.cjk import has_cjk
 from cairn.text.stem import inflection_stem
 from cairn.text.stopwords import QUERY_STOPWORDS
@@ -97,22 +99,33 @@ def goal_facets(goal: str) -> list[Facet]:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A retrieved passage with everything evidence needs, in retrieval rank order."""
+    """A retrieved passage with everything evidence needs, in retrieval rank order: the
+    passage span as retrieval found it (the one internal span type), its exact text and
+    hashes, its token cost and its fused score."""
 
-    uri: str
-    docid: str
-    collection: str
-    path: str
-    title: str
-    start_line: int
-    end_line: int
-    heading: tuple[str, ...]
+    hit: PassageHit
     text: str
     source_hash: str
     text_hash: str
     passage_hash: str
     tokens: int
     score: float
+
+    @property
+    def uri(self) -> str:
+        return document_uri(self.hit.collection, self.hit.path)
+
+    @property
+    def docid(self) -> str:
+        return self.hit.docid
+
+    @property
+    def start_line(self) -> int:
+        return self.hit.start_line
+
+    @property
+    def end_line(self) -> int:
+        return self.hit.end_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,9 +216,9 @@ def assemble_capsule(
         evidence.append(EvidenceItem(
             id=evidence_id(cand.uri, cand.docid, cand.start_line, cand.end_line, cand.text_hash,
                            cand.passage_hash),
-            ref=f"E{n}", uri=cand.uri, docid=cand.docid, collection=cand.collection, path=cand.path,
-            title=cand.title, start_line=cand.start_line, end_line=cand.end_line,
-            heading=list(cand.heading), text=cand.text, source_hash=cand.source_hash,
+            ref=f"E{n}", uri=cand.uri, docid=cand.docid, collection=cand.hit.collection, path=cand.hit.path,
+            title=cand.hit.title, start_line=cand.start_line, end_line=cand.end_line,
+            heading=list(cand.hit.heading_path), text=cand.text, source_hash=cand.source_hash,
             text_hash=cand.text_hash, passage_hash=cand.passage_hash, tokens=cand.tokens,
             score=round(cand.score, 6), facets=[facets[i].text for i in sorted(hit)],
         ))

@@ -70,10 +70,7 @@ class CapsuleService:
         counts = counter.count([texts[f.hit.passage_id] for f in usable])
         pool = [
             Candidate(
-                uri=document_uri(f.hit.collection, f.hit.path), docid=f.hit.docid,
-                collection=f.hit.collection, path=f.hit.path, title=f.hit.title,
-                start_line=f.hit.start_line, end_line=f.hit.end_line, heading=f.hit.heading_path,
-                text=texts[f.hit.passage_id], passage_hash=hashes[f.hit.passage_id][0],
+                hit=f.hit, text=texts[f.hit.passage_id], passage_hash=hashes[f.hit.passage_id][0],
                 source_hash=hashes[f.hit.passage_id][1], text_hash=hashes[f.hit.passage_id][2],
                 tokens=n, score=f.score,
             )

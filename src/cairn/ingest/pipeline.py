@@ -58,6 +58,9 @@ TokenCounter = Callable[[str], int]
 
 @dataclass(slots=True)
 class RunCounts:
+    """What one index run did: the per-document tallies (the public ``IndexCounts``, also
+    stored with the run), passages written and the per-file errors."""
+
     added: int = 0
     updated: int = 0
     unchanged: int = 0
@@ -68,6 +71,14 @@ class RunCounts:
     parsed: int = 0
     passages: int = 0
     errors: list[tuple[str, str, str, str]] = field(default_factory=list)  # collection, path, code, msg
+
+    def tallies(self) -> dict[str, int]:
+        """The per-document counts, named as ``IndexCounts`` names them."""
+        return {
+            "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
+            "renamed": self.renamed, "removed": self.removed, "reactivated": self.reactivated,
+            "failed": self.failed, "parsed": self.parsed,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,7 +426,7 @@ class Indexer:
             for collection, walk in walks:
                 self._index_collection(collection, run_id, walk.files, walk.refused, counts, tick,
                                        None if only is None else _within(only))
-        self.store.finish_run(run_id, _counts_dict(counts), [c.id for c in collections])
+        self.store.finish_run(run_id, counts.tallies(), [c.id for c in collections])
         return run_id, counts, int((time.perf_counter() - started) * 1000)
 
     def _index_collection(
@@ -583,11 +594,3 @@ def _within(only: Sequence[str]) -> Callable[[str], bool]:
     """Whether a relative path is one of ``only`` or lies under one of them."""
     targets = tuple(t.strip("/") for t in only if t.strip("/"))
     return lambda path: any(path == t or path.startswith(t + "/") for t in targets)
-
-
-def _counts_dict(counts: RunCounts) -> dict[str, int]:
-    return {
-        "added": counts.added, "updated": counts.updated, "unchanged": counts.unchanged,
-        "renamed": counts.renamed, "removed": counts.removed, "reactivated": counts.reactivated,
-        "failed": counts.failed, "parsed": counts.parsed,
-    }

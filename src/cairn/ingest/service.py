@@ -136,11 +136,7 @@ class IndexService:
         return c.IndexSummary(
             run_id=run_id,
             collections=[r.name for r in records],
-            counts=c.IndexCounts(
-                added=counts.added, updated=counts.updated, unchanged=counts.unchanged,
-                renamed=counts.renamed, removed=counts.removed, reactivated=counts.reactivated,
-                failed=counts.failed, parsed=counts.parsed,
-            ),
+            counts=c.IndexCounts(**counts.tallies()),
             passages_written=counts.passages,
             elapsed_ms=elapsed,
             errors=[

@@ -116,7 +116,7 @@ def mcp_run(state: State, enable_write: bool, workers: int) -> None:
     _missing_extra()
     # Not cairn.interfaces.mcp: the SDK it imports takes over a second to load, and the
     # client's `initialize` is answered before that (see cairn.interfaces.mcp_handshake).
-    from cairn.interfaces.mcp_handshake import serve_stdio
+    from cairn.interfaces.mcp_stdio import serve_stdio
     from cairn.interfaces.pool import WorkspacePool
 
     probe, factory = _factory(state)
