@@ -6,8 +6,9 @@ own Workspace (its own connection), so readers run side by side (SQLite WAL; the
 released inside SQLite and NumPy) and never block each other. Writes from this process
 queue on one in-process lock, so two captures wait for each other rather than fail;
 the index's writer lock (a file lock) still refuses a writer in another process
-(``index_busy``). The vector matrix cache is per process, so threads share it; each
-thread loads its own embedding model on first use, which is why the pool is small.
+(``index_busy``). The factory gives every Workspace the same
+:class:`~cairn.models.hub.ModelHub`, so the threads share one loaded embedding model and
+one vector matrix cache.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ Markdown links; images become their alt text (never ``data:`` URIs).
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from typing import Any
@@ -66,26 +67,21 @@ def _to_markdown(markdownify: Any, node: Any) -> str:
     return _BLANK_RUN.sub("\n\n", clean_text(text)).strip("\n")
 
 
-_CONVERTER_CLASS: Any = None
-
-
+@functools.cache
 def _converter_class(markdownify: Any) -> Any:
     """markdownify's converter with bold rendered as plain text.
 
     Bold markers inside sentences break phrase search (``a **test** case``) and carry
     little meaning in a passage; emphasis (``*x*``) is kept.
     """
-    global _CONVERTER_CLASS
-    if _CONVERTER_CLASS is None:
 
-        class _Converter(markdownify.MarkdownConverter):  # type: ignore[misc]
-            def convert_b(self, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
-                return text
+    class _Converter(markdownify.MarkdownConverter):  # type: ignore[misc]
+        def convert_b(self, el: Any, text: str, *args: Any, **kwargs: Any) -> str:
+            return text
 
-            convert_strong = convert_b
+        convert_strong = convert_b
 
-        _CONVERTER_CLASS = _Converter
-    return _CONVERTER_CLASS
+    return _Converter
 
 
 def html_title(soup: Any) -> str | None:

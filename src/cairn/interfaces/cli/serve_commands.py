@@ -23,14 +23,16 @@ TARGET = click.Choice(["claude-desktop", "claude-code", "cursor", "vscode", "cod
 
 
 def _factory(state: State) -> tuple[Workspace, Callable[[], Workspace]]:
-    """Fail early on a bad --home/--index; return a probe workspace and a factory for workers."""
-    import cairn
+    """Fail early on a bad --home/--index; return a probe workspace and a factory for
+    workers. Every worker's Workspace shares the probe's ModelHub: one loaded model and one
+    vector cache per process, however many threads serve."""
+    from cairn.workspace import open_workspace
 
     probe = state.workspace
-    home, index = state.home, state.index
+    home, index, models = state.home, state.index, probe.models
 
     def factory() -> Workspace:
-        return cairn.open(home, index)
+        return open_workspace(home, index, models=models)
 
     return probe, factory
 
