@@ -21,7 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cairn.capsule.canonical import ID_LENGTH, canonical_json, capsule_digest, evidence_id
+from cairn.capsule.canonical import (
+    ID_LENGTH,
+    canonical_json,
+    capsule_digest,
+    evidence_id,
+    signed_payload,
+)
+from cairn.capsule.signing import CapsuleKey
 from cairn.contracts.capsule import (
     Capsule,
     CapsuleScope,
@@ -184,6 +191,8 @@ class CapsuleRequest:
     index: IndexState
     budget_tokens: int | None
     budget_bytes: int | None
+    #: Signs the capsule (None: an unsigned capsule).
+    signer: CapsuleKey | None = None
 
 
 #: Why a facet that no candidate mentions found nothing (answered from the index).
@@ -194,8 +203,8 @@ def assemble_capsule(
     request: CapsuleRequest, facets: Sequence[Facet], selection: Selection, gap_probe: GapProbe,
 ) -> Capsule:
     """The capsule for a selection: evidence items, coverage with gaps, omission counts,
-    budget, and ``capsule_id``. ``budget.bytes_used`` is the exact length of the returned
-    capsule's canonical JSON."""
+    budget, ``capsule_id`` and (with a signer) ``signature``. ``budget.bytes_used`` is the
+    exact length of the returned capsule's canonical JSON, signature included."""
     selected_hits = _facet_hits(selection.selected, facets)
     omitted_hits = _facet_hits([c for c, _ in selection.omitted], facets)
     evidence = []
@@ -243,7 +252,11 @@ def assemble_capsule(
         "evidence": [item.model_dump(mode="json") for item in evidence],
         "coverage": [c.model_dump(mode="json") for c in coverage],
         "omissions": [o.model_dump(mode="json") for o in omissions],
+        "signature": None,
     }
+    if request.signer is not None:
+        # A placeholder of the signature's exact size while bytes_used is measured.
+        draft["signature"] = request.signer.sign(b"").model_dump(mode="json")
     # bytes_used is part of what it measures: iterate to the fixed point (the length of
     # its own digits changes at most a couple of times).
     size = 0
@@ -254,6 +267,8 @@ def assemble_capsule(
             break
         size = measured
     draft["capsule_id"] = capsule_digest(draft)
+    if request.signer is not None:
+        draft["signature"] = request.signer.sign(signed_payload(draft)).model_dump(mode="json")
     return Capsule.model_validate(draft)
 
 
