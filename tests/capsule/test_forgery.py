@@ -109,6 +109,16 @@ def _coverage_cites_missing_item(d: dict[str, Any]) -> None:
     d["coverage"][0]["evidence"].append(f"E{len(d['evidence']) + 1}")
 
 
+def _edited_token_count(d: dict[str, Any]) -> None:
+    """An item made to look cheaper, with the total adjusted to match."""
+    d["evidence"][0]["tokens"] -= 1
+    d["budget"]["tokens_used"] -= 1
+
+
+def _extra_omissions(d: dict[str, Any]) -> None:
+    d["omissions"] = [{"reason": "budget_tokens", "count": d["retrieval"]["candidates"]}]
+
+
 INCONSISTENT: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "dropped middle item": (_dropped_middle_item, "has ref"),
     "dropped last item": (_dropped_last_item, "does not exist"),
@@ -116,6 +126,8 @@ INCONSISTENT: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "reordered items": (_reordered_items, "out of selection order"),
     "edited goal": (_edited_goal, "goal's facets"),
     "coverage cites a missing item": (_coverage_cites_missing_item, "does not exist"),
+    "edited token count": (_edited_token_count, "tokens, its text has"),
+    "more candidates than retrieved": (_extra_omissions, "more than retrieval.candidates"),
 }
 
 

@@ -132,7 +132,8 @@ class CapsuleService:
         from cairn.ingest.pipeline import ingest_bytes, sha256_hex
         from cairn.models.tokens import budget_token_counter
 
-        parsed = parse_capsule(capsule if isinstance(capsule, (str, bytes)) else canonical_json(capsule))
+        counter = budget_token_counter()
+        parsed = parse_capsule(capsule if isinstance(capsule, (str, bytes)) else canonical_json(capsule), counter)
         store = self._open_store(False)
         limits = self._limits()
 
@@ -153,6 +154,6 @@ class CapsuleService:
         return verify_capsule(
             parsed, lookup,
             index_state(store, [name for name in scope if name in known] if scope else []),
-            Fingerprints(embedder=embedder, token_counter=budget_token_counter().name),
+            Fingerprints(embedder=embedder, token_counter=counter.name),
             load_capsule_key(self._key_file, create=False),
         )

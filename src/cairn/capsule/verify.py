@@ -39,6 +39,7 @@ from cairn.contracts.capsule import (
     VerifyReceipt,
 )
 from cairn.errors import ValidationError
+from cairn.models.tokens import TokenCounter
 from cairn.text.stem import inflection_stem
 from cairn.text.tokens import words
 
@@ -49,8 +50,10 @@ def _reject(code: str, message: str) -> ValidationError:
     return ValidationError(message, code=code)
 
 
-def parse_capsule(raw: bytes | str) -> Capsule:
-    """Parse and integrity-check a saved capsule (any JSON formatting is accepted)."""
+def parse_capsule(raw: bytes | str, counter: TokenCounter | None = None) -> Capsule:
+    """Parse and integrity-check a saved capsule (any JSON formatting is accepted). With
+    the ``counter`` the capsule names (``fingerprints.token_counter``), every item's token
+    count is recounted too."""
     try:
         data: Any = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -81,6 +84,10 @@ def parse_capsule(raw: bytes | str) -> Capsule:
     if len(canonical_json(capsule)) != capsule.budget.bytes_used:
         raise _reject("capsule_tampered", "budget.bytes_used does not match the capsule's size")
     problems = consistency_problems(capsule)
+    if counter is not None and counter.name == capsule.fingerprints.token_counter:
+        counts = counter.count([item.text for item in capsule.evidence])
+        problems += [f"{item.ref} records {item.tokens} tokens, its text has {n} ({counter.name})"
+                     for item, n in zip(capsule.evidence, counts, strict=True) if item.tokens != n]
     if problems:
         raise _reject("capsule_inconsistent", "capsule is inconsistent (edited and resealed?): "
                       + "; ".join(problems))
@@ -94,7 +101,8 @@ def consistency_problems(capsule: Capsule) -> list[str]:
     same document; items out of selection order; item facets, coverage facets or coverage
     refs that do not follow from the goal and the evidence texts (an edited goal, a dropped
     item, coverage citing an item that does not exist); a token count that is not the sum
-    of the items' or exceeds the request; omissions not one sorted entry per reason."""
+    of the items' or exceeds the request; more candidates selected and omitted than were
+    retrieved; omissions not one sorted entry per reason."""
     problems: list[str] = []
     items = capsule.evidence
     for n, item in enumerate(items, 1):
@@ -143,6 +151,10 @@ def consistency_problems(capsule: Capsule) -> list[str]:
         problems.append("budget.tokens_used exceeds budget.tokens_requested")
     if budget.bytes_requested is not None and budget.bytes_used > budget.bytes_requested:
         problems.append("budget.bytes_used exceeds budget.bytes_requested")
+    considered = len(items) + sum(o.count for o in capsule.omissions)
+    if considered > capsule.retrieval.candidates:
+        problems.append(f"{considered} candidates selected or omitted, more than retrieval.candidates "
+                        f"({capsule.retrieval.candidates})")
     reasons = [o.reason for o in capsule.omissions]
     if reasons != sorted(set(reasons)) or any(o.count < 1 for o in capsule.omissions):
         problems.append("omissions are not one entry per reason, sorted, each counted")
