@@ -287,3 +287,12 @@ def test_key_file_is_created_atomically_once(tmp_path: Path) -> None:
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert [p.name for p in path.parent.iterdir()] == ["capsule.key"]  # no temporary left behind
     assert len(first.key_id) == 16
+
+
+def test_key_that_cannot_be_created_is_a_typed_error(tmp_path: Path) -> None:
+    from cairn.capsule.signing import KeyFileError, load_capsule_key
+
+    blocker = tmp_path / "keys"
+    blocker.write_text("a file where the keys folder should be")
+    with pytest.raises(KeyFileError, match="cannot create the capsule key"):
+        load_capsule_key(blocker / "capsule.key", create=True)

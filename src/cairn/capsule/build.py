@@ -48,8 +48,8 @@ from cairn.text.stopwords import QUERY_STOPWORDS
 from cairn.text.tokens import words
 
 __all__ = [
-    "Candidate", "Facet", "Selection", "assemble_capsule", "build_capsule", "goal_facets",
-    "select_evidence",
+    "Candidate", "Facet", "Selection", "assemble_capsule", "build_capsule", "facets_mentioned",
+    "goal_facets", "select_evidence",
 ]
 
 #: At most this many facets are tracked; a pasted paragraph as a goal keeps its first ones.
@@ -130,12 +130,15 @@ class Selection:
     omitted: tuple[tuple[Candidate, OmissionReason], ...]
 
 
+def facets_mentioned(text: str, facets: Sequence[Facet]) -> frozenset[int]:
+    """Indexes of the ``facets`` that ``text`` mentions (what an evidence item's ``facets``
+    and the coverage record; verify recomputes them with this same function)."""
+    stems = frozenset(inflection_stem(w) for w in words(text))
+    return frozenset(i for i, f in enumerate(facets) if f.matches(text, stems))
+
+
 def _facet_hits(candidates: Sequence[Candidate], facets: Sequence[Facet]) -> list[frozenset[int]]:
-    hits = []
-    for cand in candidates:
-        stems = frozenset(inflection_stem(w) for w in words(cand.text))
-        hits.append(frozenset(i for i, f in enumerate(facets) if f.matches(cand.text, stems)))
-    return hits
+    return [facets_mentioned(cand.text, facets) for cand in candidates]
 
 
 def select_evidence(

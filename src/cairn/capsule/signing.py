@@ -88,6 +88,14 @@ def load_capsule_key(path: Path, *, create: bool) -> CapsuleKey | None:
         return _read_key(path)
     if not create:
         return None
+    try:
+        _create_key(path)
+    except OSError as exc:
+        raise KeyFileError(f"cannot create the capsule key {path}: {exc}") from None
+    return _read_key(path)
+
+
+def _create_key(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(OSError):
         os.chmod(path.parent, 0o700)
@@ -108,4 +116,3 @@ def load_capsule_key(path: Path, *, create: bool) -> CapsuleKey | None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-    return _read_key(path)

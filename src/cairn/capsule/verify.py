@@ -21,7 +21,7 @@ from typing import Any
 
 import pydantic
 
-from cairn.capsule.build import goal_facets
+from cairn.capsule.build import facets_mentioned, goal_facets
 from cairn.capsule.canonical import canonical_json, capsule_digest, evidence_id, signed_payload
 from cairn.capsule.signing import CapsuleKey, authenticity
 from cairn.capsule.source import CurrentDocument
@@ -40,8 +40,6 @@ from cairn.contracts.capsule import (
 )
 from cairn.errors import ValidationError
 from cairn.models.tokens import TokenCounter
-from cairn.text.stem import inflection_stem
-from cairn.text.tokens import words
 
 __all__ = ["check_evidence", "consistency_problems", "parse_capsule", "verify_capsule"]
 
@@ -125,8 +123,7 @@ def consistency_problems(capsule: Capsule) -> list[str]:
     facets = goal_facets(capsule.goal)
     hits: list[list[str]] = []
     for item in items:
-        stems = frozenset(inflection_stem(w) for w in words(item.text))
-        hits.append([f.text for f in facets if f.matches(item.text, stems)])
+        hits.append([facets[i].text for i in sorted(facets_mentioned(item.text, facets))])
         if item.facets != hits[-1]:
             problems.append(f"{item.ref} facets {item.facets} do not follow from the goal and its text "
                             f"(expected {hits[-1]})")
