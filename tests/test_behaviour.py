@@ -211,6 +211,18 @@ def check_phases(phases: Sequence[tuple[Sequence[Step], bool] | Callable[[], Non
         pytest.fail(f"{len(problems)} of {len(steps)} CLI outputs differ:\n" + "\n".join(problems), pytrace=False)
 
 
+#: The capsule signing key of the golden runs: a fixed key, so signatures are part of the
+#: goldens (a fresh install makes a random one).
+GOLDEN_CAPSULE_KEY = "c0ffee" * 10 + "cafe"
+
+
+def pin_capsule_key(cairn_home: Path) -> None:
+    key = cairn_home / "keys" / "capsule.key"
+    key.parent.mkdir(parents=True, exist_ok=True)
+    key.write_text(GOLDEN_CAPSULE_KEY + "\n", encoding="ascii")
+    key.chmod(0o600)
+
+
 def setup_paths(tmp_path: Path, cairn_home: Path) -> dict[str, str]:
     return {
         str(tmp_path / "vault"): "<vault>",
@@ -301,6 +313,7 @@ def test_cli_json_goldens_vectors(tmp_path: Path, cairn_home: Path) -> None:
     (evidence only), status and doctor."""
     vault = build_vault(tmp_path / "vault")
     paths = setup_paths(tmp_path, cairn_home)
+    pin_capsule_key(cairn_home)
     capsule = tmp_path / "capsule.json"
     for args in (("collection", "add", str(vault / "notes"), "--name", "notes"),
                  ("collection", "add", str(vault / "graph"), "--name", "graph"), ("index",)):

@@ -84,7 +84,7 @@ class Workspace:
             lambda seeds, per_seed, total: graph.graph_expand(seeds, per_seed=per_seed, max_total=total),
         )
         self._capsules = CapsuleService(self._open_store, self.index_name, self._retrieval,
-                                        self._indexing.limits)
+                                        self._indexing.limits, paths.data_dir / "keys" / "capsule.key")
         self._answers = AnswerService(self._open_store, self._capsules, self.models)
 
     # --- lifecycle ---------------------------------------------------------------------

@@ -21,7 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cairn.capsule.canonical import ID_LENGTH, canonical_json, capsule_digest, evidence_id
+from cairn.capsule.canonical import (
+    ID_LENGTH,
+    canonical_json,
+    capsule_digest,
+    evidence_id,
+    signed_payload,
+)
+from cairn.capsule.signing import CapsuleKey
 from cairn.contracts.capsule import (
     Capsule,
     CapsuleScope,
@@ -43,8 +50,8 @@ from cairn.text.stopwords import QUERY_STOPWORDS
 from cairn.text.tokens import words
 
 __all__ = [
-    "Candidate", "Facet", "Selection", "assemble_capsule", "build_capsule", "goal_facets",
-    "select_evidence",
+    "Candidate", "Facet", "Selection", "assemble_capsule", "build_capsule", "facets_mentioned",
+    "goal_facets", "select_evidence",
 ]
 
 #: At most this many facets are tracked; a pasted paragraph as a goal keeps its first ones.
@@ -136,12 +143,15 @@ class Selection:
     omitted: tuple[tuple[Candidate, OmissionReason], ...]
 
 
+def facets_mentioned(text: str, facets: Sequence[Facet]) -> frozenset[int]:
+    """Indexes of the ``facets`` that ``text`` mentions (what an evidence item's ``facets``
+    and the coverage record; verify recomputes them with this same function)."""
+    stems = frozenset(inflection_stem(w) for w in words(text))
+    return frozenset(i for i, f in enumerate(facets) if f.matches(text, stems))
+
+
 def _facet_hits(candidates: Sequence[Candidate], facets: Sequence[Facet]) -> list[frozenset[int]]:
-    hits = []
-    for cand in candidates:
-        stems = frozenset(inflection_stem(w) for w in words(cand.text))
-        hits.append(frozenset(i for i, f in enumerate(facets) if f.matches(cand.text, stems)))
-    return hits
+    return [facets_mentioned(cand.text, facets) for cand in candidates]
 
 
 def select_evidence(
@@ -197,6 +207,8 @@ class CapsuleRequest:
     index: IndexState
     budget_tokens: int | None
     budget_bytes: int | None
+    #: Signs the capsule (None: an unsigned capsule).
+    signer: CapsuleKey | None = None
 
 
 #: Why a facet that no candidate mentions found nothing (answered from the index).
@@ -207,8 +219,8 @@ def assemble_capsule(
     request: CapsuleRequest, facets: Sequence[Facet], selection: Selection, gap_probe: GapProbe,
 ) -> Capsule:
     """The capsule for a selection: evidence items, coverage with gaps, omission counts,
-    budget, and ``capsule_id``. ``budget.bytes_used`` is the exact length of the returned
-    capsule's canonical JSON."""
+    budget, ``capsule_id`` and (with a signer) ``signature``. ``budget.bytes_used`` is the
+    exact length of the returned capsule's canonical JSON, signature included."""
     selected_hits = _facet_hits(selection.selected, facets)
     omitted_hits = _facet_hits([c for c, _ in selection.omitted], facets)
     evidence = []
@@ -256,7 +268,11 @@ def assemble_capsule(
         "evidence": [item.model_dump(mode="json") for item in evidence],
         "coverage": [c.model_dump(mode="json") for c in coverage],
         "omissions": [o.model_dump(mode="json") for o in omissions],
+        "signature": None,
     }
+    if request.signer is not None:
+        # A placeholder of the signature's exact size while bytes_used is measured.
+        draft["signature"] = request.signer.sign(b"").model_dump(mode="json")
     # bytes_used is part of what it measures: iterate to the fixed point (the length of
     # its own digits changes at most a couple of times).
     size = 0
@@ -267,6 +283,8 @@ def assemble_capsule(
             break
         size = measured
     draft["capsule_id"] = capsule_digest(draft)
+    if request.signer is not None:
+        draft["signature"] = request.signer.sign(signed_payload(draft)).model_dump(mode="json")
     return Capsule.model_validate(draft)
 
 

@@ -38,5 +38,13 @@ def evidence_id(uri: str, docid: str, start_line: int, end_line: int, text_hash:
 
 
 def capsule_digest(data: dict[str, Any]) -> str:
-    """The capsule id: SHA-256 of the canonical JSON of ``data`` with ``capsule_id`` empty."""
-    return sha256_hex(canonical_json({**data, "capsule_id": ""}))
+    """The capsule id: SHA-256 of the canonical JSON of ``data`` with ``capsule_id`` empty
+    and without ``signature`` (the id names the content, whoever signed it)."""
+    content = {k: v for k, v in data.items() if k != "signature"}
+    return sha256_hex(canonical_json({**content, "capsule_id": ""}))
+
+
+def signed_payload(data: dict[str, Any]) -> bytes:
+    """What a capsule's signature signs: its canonical JSON without ``signature`` (so
+    ``capsule_id``, ``budget.bytes_used`` and every other field are covered)."""
+    return canonical_json({k: v for k, v in data.items() if k != "signature"})

@@ -6,6 +6,7 @@ this module only wires them to the index, the retrieval pipeline and the files."
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cairn.errors import CairnError, ValidationError
@@ -24,16 +25,21 @@ OpenStore = Callable[[bool], Store]
 
 
 class CapsuleService:
-    """Builds Context Capsules from the index and verifies saved ones against it."""
+    """Builds Context Capsules from the index and verifies saved ones against it.
+
+    ``key_file`` is this install's capsule signing key (created on the first build): every
+    capsule built is signed with it, and verify reports whether a capsule's signature is
+    this install's."""
 
     def __init__(
         self, open_store: OpenStore, index_name: str, retrieval: RetrievalService,
-        limits: Callable[[], IngestLimits],
+        limits: Callable[[], IngestLimits], key_file: Path,
     ) -> None:
         self._open_store = open_store
         self._index_name = index_name
         self._retrieval = retrieval
         self._limits = limits
+        self._key_file = key_file
 
     def context_build(
         self, goal: str, *, budget_tokens: int | None = 1200, budget_bytes: int | None = None,
@@ -43,9 +49,11 @@ class CapsuleService:
     ) -> Capsule:
         """A Context Capsule for ``goal``: exact evidence passages (hybrid retrieval, BM25
         without vectors) selected under a token and/or byte budget, with facet coverage and
-        gaps, omissions by reason, and a ``capsule_id`` that hashes its canonical JSON.
-        The same index and request give byte-identical canonical JSON."""
+        gaps, omissions by reason, a ``capsule_id`` that hashes its canonical JSON, and a
+        ``signature`` with this install's key. The same index and request give
+        byte-identical canonical JSON."""
         from cairn.capsule.build import Candidate, CapsuleRequest, Facet, build_capsule
+        from cairn.capsule.signing import load_capsule_key
         from cairn.capsule.source import index_state, passage_hashes
         from cairn.contracts.capsule import CapsuleScope, Fingerprints, RetrievalSettings
         from cairn.contracts.capsule import GapReason as _Gap
@@ -100,15 +108,20 @@ class CapsuleService:
             fingerprints=Fingerprints(embedder=run.embedder, token_counter=counter.name),
             index=index_state(store, list(collections)),
             budget_tokens=budget_tokens, budget_bytes=budget_bytes,
+            signer=load_capsule_key(self._key_file, create=True),
         )
         return build_capsule(request, pool, gap_probe)
 
     def context_verify(self, capsule: Capsule | str | bytes) -> VerifyReceipt:
-        """Re-check a saved capsule against the current index and files, without any model.
+        """Re-check a saved capsule against the current index and files, without any model:
+        every evidence item's text and recorded hashes against the current documents, the
+        index state and fingerprints, and who signed it (``authenticity``).
 
         Raises ValidationError (``capsule_malformed``, ``capsule_schema_unknown``,
-        ``capsule_tampered``) for anything that is not an intact capsule."""
+        ``capsule_tampered``, ``capsule_inconsistent``) for anything that is not an intact
+        capsule the builder could have produced."""
         from cairn.capsule.canonical import canonical_json
+        from cairn.capsule.signing import load_capsule_key
         from cairn.capsule.source import CurrentDocument, current_document, index_state
         from cairn.capsule.verify import parse_capsule, verify_capsule
         from cairn.contracts.capsule import Fingerprints
@@ -116,7 +129,8 @@ class CapsuleService:
         from cairn.ingest.pipeline import ingest_bytes, sha256_hex
         from cairn.models.tokens import budget_token_counter
 
-        parsed = parse_capsule(capsule if isinstance(capsule, (str, bytes)) else canonical_json(capsule))
+        counter = budget_token_counter()
+        parsed = parse_capsule(capsule if isinstance(capsule, (str, bytes)) else canonical_json(capsule), counter)
         store = self._open_store(False)
         limits = self._limits()
 
@@ -137,5 +151,6 @@ class CapsuleService:
         return verify_capsule(
             parsed, lookup,
             index_state(store, [name for name in scope if name in known] if scope else []),
-            Fingerprints(embedder=embedder, token_counter=budget_token_counter().name),
+            Fingerprints(embedder=embedder, token_counter=counter.name),
+            load_capsule_key(self._key_file, create=False),
         )

@@ -3,7 +3,12 @@
 Same rules as :mod:`cairn.contracts`: frozen, unknown fields forbidden. A Capsule is
 serialised as canonical JSON (:func:`cairn.capsule.canonical.canonical_json`): sorted
 keys, no whitespace, UTF-8, no timestamps, so the same index and request give the same
-bytes, and ``capsule_id`` is the SHA-256 of those bytes (with ``capsule_id`` empty).
+bytes, and ``capsule_id`` is the SHA-256 of those bytes (with ``capsule_id`` empty and
+without ``signature``). ``signature`` is an HMAC-SHA256, with this install's capsule key,
+of the canonical JSON without ``signature`` (so it covers ``capsule_id`` and everything
+else). ``capsule_id`` does not cover the signature (only its fixed size, through
+``budget.bytes_used``), so the same index and request give the same id on every install,
+whichever key signed it.
 """
 
 from __future__ import annotations
@@ -124,6 +129,16 @@ class Omission(Contract):
     count: int
 
 
+class CapsuleSignature(Contract):
+    """Who sealed the capsule: an HMAC-SHA256 with a key local to one cairn install."""
+
+    alg: Literal["hmac-sha256"]
+    #: First 16 hex digits of SHA-256 of the key (with a domain prefix): names the key, reveals nothing.
+    key_id: str = Field(pattern=r"^[0-9a-f]{16}$")
+    #: Hex HMAC-SHA256 of the capsule's canonical JSON without ``signature``.
+    value: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
 class Capsule(Contract):
     """A budgeted, verifiable bundle of exact evidence for a goal."""
 
@@ -138,6 +153,8 @@ class Capsule(Contract):
     evidence: list[EvidenceItem]
     coverage: list[FacetCoverage]
     omissions: list[Omission]
+    #: None: unsigned (a capsule from before signing, or with its signature stripped).
+    signature: CapsuleSignature | None = None
 
 
 # --- verify ------------------------------------------------------------------------
@@ -157,6 +174,18 @@ class CurrentLocation(Contract):
     passage_hash: str | None
 
 
+class HashMismatch(Contract):
+    """A hash the capsule records for an evidence item that differs from the one recomputed
+    from the current sources: the document changed since the capsule was built, or the
+    capsule's hash was wrong (forged) to begin with."""
+
+    field: Literal["source_hash", "text_hash", "passage_hash"]
+    recorded: str
+    #: Recomputed now (``passage_hash``: of the text now at the recorded span; None when
+    #: the span is past the end of the document).
+    current: str | None
+
+
 class EvidenceCheck(Contract):
     id: str
     ref: str
@@ -171,6 +200,9 @@ class EvidenceCheck(Contract):
     #: Where the current text was read: the index, or the file on disk when it differs
     #: from the index (changed and not yet re-indexed).
     read_from: Literal["index", "disk"] | None = None
+    #: Recorded hashes that differ from the current document's (empty when the document is
+    #: missing: nothing to recompute from).
+    mismatches: list[HashMismatch] = Field(default_factory=list)
 
 
 class StateChange(Contract):
@@ -184,13 +216,24 @@ class VerifyCounts(Contract):
     stale: int = 0
     missing: int = 0
     moved: int = 0
+    #: Items (of any status) with at least one recorded hash that differs from the sources.
+    mismatched: int = 0
+
+
+#: ``signed-by-this-install``: signed with this install's key and the signature matches;
+#: ``signature-invalid``: claims this install's key but does not match (edited after
+#: signing); ``signed-by-another-key``: signed with a key this install does not hold (it
+#: cannot be checked here: treat the content as unauthenticated); ``unsigned``: no signature.
+Authenticity = Literal["signed-by-this-install", "signed-by-another-key", "unsigned", "signature-invalid"]
 
 
 class VerifyReceipt(Contract):
     """Result of re-checking a saved capsule against the current index and files, model-free.
 
-    ``status`` is ``unchanged`` only when every evidence item is unchanged and neither the
-    index state nor a fingerprint changed."""
+    ``status`` is ``unchanged`` only when every evidence item is unchanged with every
+    recorded hash equal to the one recomputed from the current sources, and neither the
+    index state nor a fingerprint changed. ``authenticity`` says who sealed the capsule;
+    it does not change ``status``."""
 
     schema_version: Literal["cairn.capsule-verify/1"] = VERIFY_SCHEMA
     capsule_id: str
@@ -199,3 +242,6 @@ class VerifyReceipt(Contract):
     evidence: list[EvidenceCheck]
     index_changes: list[StateChange]
     fingerprint_changes: list[StateChange]
+    authenticity: Authenticity
+    #: The ``key_id`` the capsule's signature names (None when unsigned).
+    signed_by: str | None = None
