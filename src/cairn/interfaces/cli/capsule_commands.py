@@ -100,13 +100,18 @@ operation_command(
 def _print_receipt(receipt: VerifyReceipt, args: dict[str, Any]) -> None:
     c = receipt.counts
     click.echo(f"capsule {receipt.capsule_id}: {receipt.status} "
-               f"({c.unchanged} unchanged, {c.moved} moved, {c.stale} stale, {c.missing} missing)")
+               f"({c.unchanged} unchanged, {c.moved} moved, {c.stale} stale, {c.missing} missing, "
+               f"{c.mismatched} mismatched)")
+    signer = f" (key {receipt.signed_by})" if receipt.signed_by else ""
+    click.echo(f"authenticity: {receipt.authenticity}{signer}")
     for check in receipt.evidence:
         where = ""
         if check.current is not None and check.status == "moved":
             where = f" → {check.current.uri}:{check.current.start_line}-{check.current.end_line}"
         click.echo(f"  {check.ref:4} {check.status:9} {check.uri}:{check.start_line}-{check.end_line}"
                    f"{where}  ({check.reason}{', read from disk' if check.read_from == 'disk' else ''})")
+        for mismatch in check.mismatches:
+            click.echo(f"    hash {mismatch.field}: recorded {mismatch.recorded[:12]} ≠ current {(mismatch.current or '(none)')[:12]}")
     for change in (*receipt.index_changes, *receipt.fingerprint_changes):
         click.echo(f"  changed {change.field}: {change.before} → {change.after}")
 
@@ -120,7 +125,8 @@ operation_command(
     context, "context_verify", "verify",
     help="Re-check a saved capsule against the current index and files (no model).\n\n"
          "    Exits 0 when everything is unchanged, 3 when anything changed, 1 when the capsule is\n"
-         "    malformed, of an unknown schema or tampered with.",
+         "    malformed, of an unknown schema, tampered with or internally inconsistent\n"
+         "    (capsule_inconsistent). Reports whether this install signed it (authenticity).",
     params=[
         field_argument(_VERIFY, "capsule", type=click.File("rb"), metavar="FILE|-", callback=_read_capsule),
         output_options(),
