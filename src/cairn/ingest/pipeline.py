@@ -84,7 +84,7 @@ def sha256_hex(data: bytes) -> str:
 
 def make_docid(collection: str, path: str, taken: Callable[[str], bool]) -> str:
     """Short stable id derived from where the document was first seen, lengthened on collision."""
-    digest = hashlib.sha256(f"{collection}\x00{path}".encode()).hexdigest()
+    digest = hashlib.sha256(f"{collection}\x00{path}".encode("utf-8", "surrogatepass")).hexdigest()
     for length in range(8, 65, 2):
         candidate = digest[:length]
         if not taken(candidate):
