@@ -27,3 +27,44 @@ def test_a_file_name_that_is_not_utf8_is_one_file_error_and_the_run_completes(tm
             assert (error.collection, error.path, error.code) == ("one", "caf\\xe9.md", "invalid_file_name")
         assert [(e.path, e.code) for e in ws.status().errors] == [("caf\\xe9.md", "invalid_file_name")]
         assert {d.path for d in ws.ls().documents} == {"ok.md", "b.md"}
+
+
+def test_a_frontmatter_date_that_is_not_a_date_is_a_warning_and_no_date(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "bad.md").write_text("---\ndate: not-a-date\n---\n# Bad\n\nzebra notes\n", encoding="utf-8")
+    (vault / "good.md").write_text("---\ndate: 2031-02-03\n---\n# Good\n\nzebra notes\n", encoding="utf-8")
+    with cairn.open(home=tmp_path / "home") as ws:
+        ws.add_collection(vault, name="v")
+        summary = ws.index()
+        # The note is indexed; its date is ignored and the reason is listed with the errors.
+        assert (summary.counts.added, summary.counts.failed) == (2, 0)
+        assert [(e.path, e.code) for e in summary.errors] == [("bad.md", "bad_date")]
+        assert [(e.path, e.code) for e in ws.status().errors] == [("bad.md", "bad_date")]
+        assert [r.uri.rsplit("/", 1)[1] for r in ws.search("zebra", since="2030-01-01").results] == ["good.md"]
+        assert ws.index().counts.unchanged == 2
+        assert [(e.path, e.code) for e in ws.status().errors] == [("bad.md", "bad_date")]
+        (vault / "bad.md").write_text("---\ndate: 2031-05-06\n---\n# Bad\n\nzebra notes again\n", encoding="utf-8")
+        assert ws.index().errors == []
+        assert ws.status().errors == []
+        assert sorted(r.uri.rsplit("/", 1)[1] for r in ws.search("zebra", since="2030-01-01").results) == ["bad.md", "good.md"]
+
+
+def test_a_renamed_note_keeps_the_title_a_fresh_index_gives_it(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    # The heading happens to equal the file name: it is still the note's real title.
+    (vault / "Meeting.md").write_text("# Meeting\n\nagenda\n", encoding="utf-8")
+    (vault / "plain.md").write_text("no heading here\n", encoding="utf-8")
+    with cairn.open(home=tmp_path / "home") as ws:
+        ws.add_collection(vault, name="v")
+        ws.index()
+        (vault / "Meeting.md").rename(vault / "2024-05-01.md")
+        (vault / "plain.md").rename(vault / "renamed.md")
+        assert ws.index().counts.renamed == 2
+        renamed = {d.path: d.title for d in ws.ls().documents}
+    with cairn.open(home=tmp_path / "fresh") as ws:
+        ws.add_collection(vault, name="v")
+        ws.index()
+        fresh = {d.path: d.title for d in ws.ls().documents}
+    assert renamed == fresh == {"2024-05-01.md": "Meeting", "renamed.md": "renamed"}

@@ -43,8 +43,11 @@ def test_frontmatter_string_tags_and_created_date() -> None:
     assert p.aliases == ("Solo",)
 
 
-def test_unparseable_date_is_kept_raw() -> None:
-    assert parse_markdown("---\ndate: someday soon\n---\n").date == "someday soon"
+def test_unparseable_date_is_no_date_and_says_why() -> None:
+    p = parse_markdown("---\ndate: someday soon\n---\n")
+    assert p.date is None
+    assert p.date_error is not None and "someday soon" in p.date_error
+    assert parse_markdown("---\ndate: 2024-03-05\n---\n").date_error is None
     assert parse_markdown("---\ndate: March 5, 2024\n---\n").date == "2024-03-05"
 
 

@@ -75,6 +75,8 @@ class ParsedMarkdown(NamedTuple):
     author: str | None
     headings: tuple[Heading, ...]
     links: tuple[Link, ...]
+    #: Why a frontmatter ``date``/``created`` was not taken (it does not parse as a date).
+    date_error: str | None = None
 
 
 # --- regexes -----------------------------------------------------------------------
@@ -165,7 +167,7 @@ def parse_markdown(text: str) -> ParsedMarkdown:
     if not raw_meta:  # the common case: no frontmatter, nothing more to read
         return _new_tuple(ParsedMarkdown, (
             {}, error, body_start_line, title, _dedupe(inline_tags), (), None, None,
-            tuple(headings), tuple(links),
+            tuple(headings), tuple(links), None,
         ))
     tags = _dedupe(
         [*_meta_tags(raw_meta.get("tags")), *_meta_tags(raw_meta.get("tag")), *inline_tags]
@@ -173,9 +175,12 @@ def parse_markdown(text: str) -> ParsedMarkdown:
     aliases = _dedupe(
         [*_meta_strings(raw_meta.get("aliases")), *_meta_strings(raw_meta.get("alias"))]
     )
-    date_value = raw_meta.get("date")
-    if date_value is None:
-        date_value = raw_meta.get("created")
+    date_key = "date" if raw_meta.get("date") is not None else "created"
+    date_value = raw_meta.get(date_key)
+    date = _meta_date(date_value)
+    date_error = None
+    if date is None and _scalar_text(date_value) is not None:
+        date_error = f"frontmatter {date_key} {_one_line(str(date_value))[:80]!r} is not a date; ignored"
     return ParsedMarkdown(
         frontmatter=frontmatter,
         frontmatter_error=error,
@@ -183,10 +188,11 @@ def parse_markdown(text: str) -> ParsedMarkdown:
         title=title,
         tags=tags,
         aliases=aliases,
-        date=_meta_date(date_value),
+        date=date,
         author=_meta_author(raw_meta.get("author")),
         headings=tuple(headings),
         links=tuple(links),
+        date_error=date_error,
     )
 
 
@@ -320,7 +326,10 @@ def _as_list(value: Any) -> list[Any]:
 
 
 def _meta_date(value: Any) -> str | None:
-    """An ISO-8601 string when the value is (or parses as) a date, else the raw string."""
+    """An ISO-8601 string when the value is (or parses as) a date, else None.
+
+    A value that is not a date (``not-a-date``) must not be stored as one: dates are
+    compared as ISO strings, so it would match ``--since 2030-01-01``."""
     if value is None or isinstance(value, (dict, list)):
         return None
     if isinstance(value, (dt.date, dt.datetime)):
@@ -339,7 +348,7 @@ def _meta_date(value: Any) -> str | None:
                 return dt.datetime.strptime(text, fmt).date().isoformat()
             except ValueError:
                 pass
-    return text
+    return None
 
 
 def _meta_author(value: Any) -> str | None:

@@ -111,6 +111,15 @@ def size_limit(path: str, limits: IngestLimits) -> int:
     return converter.limits.max_bytes if converter is not None else limits.max_file_bytes
 
 
+def document_warning(doc: DocumentWrite) -> tuple[str, str] | None:
+    """(code, message) of what was ignored in an indexed document, recorded with the
+    file errors (``status`` lists it) although the document itself is indexed."""
+    date_error = doc.metadata.get("_date_error")
+    if isinstance(date_error, str):
+        return "bad_date", date_error
+    return None
+
+
 def file_title(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0] or os.path.basename(path)
 
@@ -143,6 +152,8 @@ def ingest_bytes(
         metadata = dict(parsed.frontmatter)
         if parsed.frontmatter_error:
             metadata["_frontmatter_error"] = parsed.frontmatter_error
+        if parsed.date_error:
+            metadata["_date_error"] = parsed.date_error
         title = parsed.title or file_title(path)
         tags, aliases, author, date = parsed.tags, parsed.aliases, parsed.author, parsed.date
         headings = tuple((h.level, h.text, h.line) for h in parsed.headings)
@@ -528,7 +539,12 @@ class Indexer:
                         counts.reactivated += 1
                 batch.append((doc, k, docid))
                 batch_bytes += doc.size
-                cleared.append(found.path)
+                warning = document_warning(doc)
+                if warning is None:
+                    cleared.append(found.path)
+                else:  # indexed, and listed with the file errors until the file is fixed
+                    counts.errors.append((collection.name, found.path, *warning))
+                    errors.append((found.path, *warning))
                 if len(batch) >= batch_limit or batch_bytes >= BATCH_BYTES:
                     flush()
             flush()
@@ -571,12 +587,19 @@ class Indexer:
                 yield from _decode(window.popleft().result())
 
     def _renamed_title(self, old: KnownFile, new_path: str) -> str:
+        """The title a fresh index of ``new_path`` would give (its bytes are unchanged)."""
         found = self.store.find_document(docid=old.docid)
         if found is None:
             return file_title(new_path)
-        record, _ = found
-        # A title derived from the old file name follows the rename; a real title stays.
-        return file_title(new_path) if record.title == file_title(old.path) else record.title
+        record, text = found
+        parsed_title = parse_markdown(text).title if text is not None and record.kind not in ("text", "code") else None
+        if record.kind == "markdown" and text is not None:
+            return parsed_title or file_title(new_path)
+        # A converted file's own title (document properties) is not stored: a title other
+        # than the old file name, or equal to the text's heading, is a real title and stays.
+        if record.title != file_title(old.path) or record.title == parsed_title:
+            return record.title
+        return file_title(new_path)
 
 
 def _within(only: Sequence[str]) -> Callable[[str], bool]:
