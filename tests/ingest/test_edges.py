@@ -68,3 +68,26 @@ def test_a_renamed_note_keeps_the_title_a_fresh_index_gives_it(tmp_path: Path) -
         ws.index()
         fresh = {d.path: d.title for d in ws.ls().documents}
     assert renamed == fresh == {"2024-05-01.md": "Meeting", "renamed.md": "renamed"}
+
+
+def test_a_huge_single_line_note_becomes_capped_passages_that_cite_and_verify(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    words = ("lorem ipsum dolor sit amet " * 40_000).split()
+    words[len(words) // 2] = "needle"
+    line = " ".join(words)  # ~5 MB on one line (issue 13: a 19 MB one shows the same)
+    (vault / "huge.md").write_text("# Huge\n\n" + line + "\n", encoding="utf-8")
+    with cairn.open(home=tmp_path / "home") as ws:
+        ws.add_collection(vault, name="v")
+        assert ws.index().counts.added == 1
+        [hit] = ws.search("needle").results
+        assert (hit.start_line, hit.end_line) == (3, 3)
+        # get returns the whole cited line; the passage is part of it.
+        assert ws.get(hit.uri, from_line=3, lines=1).text.rstrip("\n") == line
+        capsule = ws.context_build("needle", budget_tokens=2000)
+        [item] = [e for e in capsule.evidence if "needle" in e.text]
+        assert item.start_line == item.end_line == 3 and item.text in line
+        assert len(item.text) <= 4 * 256  # chunk_max_tokens under the declared estimate
+        receipt = ws.context_verify(capsule)
+        assert receipt.status == "unchanged" and receipt.counts.unchanged == len(capsule.evidence)
+        assert ws.ls().documents[0].passages > 1000

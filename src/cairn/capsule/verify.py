@@ -116,7 +116,10 @@ def check_evidence(item: EvidenceItem, current: CurrentDocument | None) -> Evide
 
     in_range = item.end_line <= len(lines)
     at_span = "\n".join(lines[item.start_line - 1 : item.end_line]) if in_range else None
-    if at_span == item.text:
+    # A passage cut from one over-long line holds part of that line (see ingest.chunker).
+    part_of_line = (at_span is not None and item.start_line == item.end_line and "\n" not in item.text
+                    and len(item.text) < len(at_span) and item.text in at_span)
+    if at_span == item.text or part_of_line:
         here = location(item.start_line, item.end_line, item.passage_hash)
         if current.uri == item.uri:
             return EvidenceCheck(**base, status="unchanged", reason="same_span", current=here, read_from=read_from)
