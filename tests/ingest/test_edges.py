@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -91,3 +92,53 @@ def test_a_huge_single_line_note_becomes_capped_passages_that_cite_and_verify(tm
         receipt = ws.context_verify(capsule)
         assert receipt.status == "unchanged" and receipt.counts.unchanged == len(capsule.evidence)
         assert ws.ls().documents[0].passages > 1000
+
+
+def _notebook(text: str, size: int) -> bytes:
+    """A valid one-cell notebook padded with spaces to exactly ``size`` bytes."""
+    data = json.dumps({"cells": [{"cell_type": "markdown", "source": [text]}], "metadata": {},
+                       "nbformat": 4, "nbformat_minor": 5}).encode()
+    assert len(data) <= size
+    return data + b" " * (size - len(data))
+
+
+def test_a_failed_file_is_not_read_again_until_it_changes_or_a_retry_is_asked(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    nb = vault / "broken.ipynb"
+    nb.write_bytes(b"{ this is not json" + b" " * 300)
+    size, mtime = nb.stat().st_size, nb.stat().st_mtime_ns
+
+    def swap(data: bytes) -> None:
+        # New bytes behind the same size and mtime: only a read would notice them.
+        nb.write_bytes(data)
+        os.utime(nb, ns=(mtime, mtime))
+
+    with cairn.open(home=tmp_path / "home") as ws:
+        ws.add_collection(vault, name="v", include=["**/*.ipynb"])
+        first = ws.index()
+        assert (first.counts.failed, first.counts.parsed) == (1, 0)
+        [error] = first.errors
+        assert error.code == "corrupt"
+        swap(_notebook("zebra stripes", size))
+        again = ws.index()  # not read: still the recorded failure
+        assert (again.counts.failed, again.counts.added, again.counts.parsed) == (1, 0, 0)
+        assert [(e.path, e.code) for e in again.errors] == [("broken.ipynb", "corrupt")]
+        assert [(e.path, e.code) for e in ws.status().errors] == [("broken.ipynb", "corrupt")]
+        retried = ws.index(retry_failed=True)
+        assert (retried.counts.failed, retried.counts.added) == (0, 1)
+        assert ws.status().errors == []
+        assert [r.uri for r in ws.search("zebra").results] == ["cairn://v/broken.ipynb"]
+
+        # A failure after a change is remembered again; a touch that keeps the bytes does
+        # not re-run the conversion; new bytes with a new mtime are tried.
+        nb.write_bytes(b"{ broken again" + b" " * 40)
+        assert ws.index().counts.failed == 1
+        size, mtime = nb.stat().st_size, nb.stat().st_mtime_ns
+        os.utime(nb, ns=(mtime + 10**9, mtime + 10**9))
+        touched = ws.index()
+        assert (touched.counts.failed, [e.code for e in touched.errors]) == (1, ["corrupt"])
+        nb.write_bytes(_notebook("okapi", size + 200))
+        fixed = ws.index()
+        assert (fixed.counts.failed, fixed.counts.updated) == (0, 1)
+        assert ws.status().errors == []
