@@ -142,3 +142,19 @@ def test_a_failed_file_is_not_read_again_until_it_changes_or_a_retry_is_asked(tm
         fixed = ws.index()
         assert (fixed.counts.failed, fixed.counts.updated) == (0, 1)
         assert ws.status().errors == []
+
+
+def test_a_file_over_the_size_limit_is_retried_when_the_limit_is_raised(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "big.md").write_text("# Big\n\n" + "word " * 400, encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text("[index]\nmax_file_bytes = 1000\n", encoding="utf-8")
+    with cairn.open(home=home) as ws:
+        ws.add_collection(vault, name="v")
+        assert [e.code for e in ws.index().errors] == ["too_large"]
+    (home / "config.toml").write_text("[index]\nmax_file_bytes = 100000\n", encoding="utf-8")
+    with cairn.open(home=home) as ws:
+        summary = ws.index()
+        assert (summary.counts.added, summary.counts.failed) == (1, 0)

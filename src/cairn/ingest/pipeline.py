@@ -318,9 +318,10 @@ _worker_args: tuple[frozenset[str], IngestLimits, TokenCounter] | None = None
 #: its recorded failure.
 Job = tuple[FoundFile, str | None, FileFailure | None]
 
-#: Failures that say nothing about the file's bytes: retried on every run (a fixed
-#: permission or a newly installed extra changes neither size nor mtime).
-RETRIED_CODES = frozenset({"unreadable", "missing_dependency"})
+#: Failures retried on every run: they say nothing about the file's bytes (a fixed
+#: permission, a newly installed extra, a raised size limit change neither size nor
+#: mtime), and finding them again costs no read or conversion.
+RETRIED_CODES = frozenset({"unreadable", "missing_dependency", "too_large"})
 
 
 def _init_worker(
