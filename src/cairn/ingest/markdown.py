@@ -97,6 +97,8 @@ _TOP_LEVEL = re.compile(r" {0,3}")
 # A line indented by 4+ columns right after a blank line: where an indented code block
 # can start (it cannot interrupt a paragraph).
 _INDENTED_AFTER_BLANK = re.compile(r"\n[ \t]*(?=\n(?: {4}| {0,3}\t)[ \t]*[^ \t\n])")
+# Blank lines and lines indented 4+ columns: the most an indented code block can span.
+_INDENTED_RUN = re.compile(r"(?:\n(?:[ \t]*+(?=\n|\Z)|(?: {4}| {0,3}\t)[^\n]*+))++")
 _LIST_ITEM = re.compile(r"([ \t]*)(?:[-+*]|\d{1,9}[.)])(?:([ \t]+)|$)")
 # A code span: a maximal backtick run (not escaped), content that does not cross a
 # blank line, and a closing run of exactly the same length.
@@ -566,6 +568,14 @@ def _indented_ranges(src: str, start: int, fenced: list[tuple[int, int]]) -> lis
         if i >= 0 and line_start < ends[starts[i]]:
             pos = ends[starts[i]]
             continue
+        run = _INDENTED_RUN.match(src, m.end())
+        if run is not None:
+            # Masking changes nothing where there is no tag, link or heading to find: the
+            # common case of nested list items without them skips the container walk.
+            text = src[line_start : run.end()]
+            if "#" not in text and "[" not in text and "<" not in text:
+                pos = run.end()
+                continue
         line_end = src.find("\n", line_start)
         line_end = len(src) if line_end == -1 else line_end
         indent = _columns(src[line_start:line_end])
