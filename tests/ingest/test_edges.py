@@ -158,3 +158,20 @@ def test_a_file_over_the_size_limit_is_retried_when_the_limit_is_raised(tmp_path
     with cairn.open(home=home) as ws:
         summary = ws.index()
         assert (summary.counts.added, summary.counts.failed) == (1, 0)
+
+
+def test_a_passage_cut_from_a_long_line_is_found_when_the_line_moves(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    line = " ".join(f"word{i}" for i in range(2000)) + " needle " + " ".join(f"more{i}" for i in range(500))
+    note = vault / "long.md"
+    note.write_text("# Long\n\n" + line + "\n", encoding="utf-8")
+    with cairn.open(home=tmp_path / "home") as ws:
+        ws.add_collection(vault, name="v")
+        ws.index()
+        capsule = ws.context_build("needle", budget_tokens=600)
+        note.write_text("# Long\n\nA new first paragraph.\n\n" + line + "\n", encoding="utf-8")
+        ws.index()
+        [check] = [c for c in ws.context_verify(capsule).evidence if c.start_line == 3]
+        assert (check.status, check.reason) == ("moved", "found_elsewhere")
+        assert check.current is not None and check.current.start_line == check.current.end_line == 5
