@@ -4,6 +4,7 @@ thread, and MCP client sessions (stdio subprocess or streamable HTTP) via the of
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import socket
 import threading
@@ -58,9 +59,14 @@ def serve(home: Path, **settings: Any) -> Iterator[str]:
 
 
 def stdio_params(home: Path, *extra: str) -> Any:
-    from mcp.client.stdio import StdioServerParameters
+    from mcp.client.stdio import StdioServerParameters, get_default_environment
 
-    return StdioServerParameters(command=str(CAIRN_BIN), args=["--home", str(home), "mcp", *extra])
+    # The stdio client passes only a safe default environment: keep PYTHONPATH so the
+    # server runs the sources under test (a worktree), not whatever the venv installed.
+    env = get_default_environment()
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return StdioServerParameters(command=str(CAIRN_BIN), args=["--home", str(home), "mcp", *extra], env=env)
 
 
 def with_mcp(server: Any, work: Callable[[Any], Awaitable[T]]) -> T:

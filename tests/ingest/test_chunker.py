@@ -81,10 +81,11 @@ def test_code_block_is_not_split_unless_too_big() -> None:
     assert len(chunks) > 1 and all(c.token_count <= 50 for c in chunks)
 
 
-def test_overlong_line_is_its_own_chunk() -> None:
+def test_overlong_line_is_cut_at_max_tokens() -> None:
     text = "short\n\n" + "z" * 2000 + "\n\nshort again"
     chunks = chunk_plain(text, max_tokens=50, min_tokens=0)
-    assert [c.text for c in chunks] == ["short", "z" * 2000, "short again"]
+    assert [c.text for c in chunks] == ["short", *["z" * 200] * 10, "short again"]
+    assert [c.start_line for c in chunks] == [1, *[3] * 10, 5]
 
 
 def test_custom_counter() -> None:
@@ -121,14 +122,16 @@ def test_chunk_invariants(lines: list[str], max_tokens: int, min_tokens: int, pl
     covered: list[int] = []
     prev_end = body_start - 1
     for c in chunks:
-        assert prev_end < c.start_line <= c.end_line  # ordered, non-overlapping
-        assert c.text == "\n".join(all_lines[c.start_line - 1 : c.end_line])
+        whole = "\n".join(all_lines[c.start_line - 1 : c.end_line])
+        assert c.token_count == estimate_tokens(c.text) <= max_tokens
         assert c.text.strip() and all_lines[c.start_line - 1].strip()
+        if c.text != whole:  # a part of one over-long line, in order
+            assert c.start_line == c.end_line >= prev_end and c.text in whole and c.text == c.text.strip()
+            if c.start_line == prev_end:
+                continue
+        else:
+            assert prev_end < c.start_line <= c.end_line  # ordered, non-overlapping
         assert all_lines[c.end_line - 1].strip()
-        assert c.token_count == estimate_tokens(c.text)
-        # Over the cap only when a single line (or an unsplittable line) is itself too big.
-        if c.token_count > max_tokens:
-            assert c.start_line == c.end_line
         assert all(not ln.strip() for ln in all_lines[prev_end : c.start_line - 1])
         covered.extend(range(c.start_line, c.end_line + 1))
         prev_end = c.end_line
@@ -183,3 +186,15 @@ def test_estimator_shortcuts_match_generic_counting(
         slow = chunk_markdown(text, p.headings, body_start_line=b,
                               max_tokens=max_tokens, min_tokens=min_tokens, count_tokens=counter)
     assert fast == slow
+
+
+def test_a_line_over_max_tokens_is_cut_into_parts_of_that_line() -> None:
+    line = ("alpha beta gamma " * 200) + "x" * 3000 + " tail"
+    chunks = chunk_plain("intro\n\n" + line + "\n", max_tokens=64, min_tokens=8)
+    assert chunks[0].text == "intro"
+    parts = chunks[1:]
+    assert len(parts) > 10
+    assert all(c.start_line == c.end_line == 3 and c.token_count <= 64 and c.text in line for c in parts)
+    assert all(c.text == c.text.strip() and c.text for c in parts)
+    # Nothing is lost: the parts, in order, are the line's non-space characters.
+    assert "".join(c.text for c in parts).replace(" ", "") == line.replace(" ", "")

@@ -43,8 +43,11 @@ def test_frontmatter_string_tags_and_created_date() -> None:
     assert p.aliases == ("Solo",)
 
 
-def test_unparseable_date_is_kept_raw() -> None:
-    assert parse_markdown("---\ndate: someday soon\n---\n").date == "someday soon"
+def test_unparseable_date_is_no_date_and_says_why() -> None:
+    p = parse_markdown("---\ndate: someday soon\n---\n")
+    assert p.date is None
+    assert p.date_error is not None and "someday soon" in p.date_error
+    assert parse_markdown("---\ndate: 2024-03-05\n---\n").date_error is None
     assert parse_markdown("---\ndate: March 5, 2024\n---\n").date == "2024-03-05"
 
 
@@ -217,3 +220,23 @@ def test_result_types_are_named_tuples() -> None:
     assert (h.level, h.text, h.line) == (1, "T", 1) and h == Heading(1, "T", 1)
     assert ln == Link("wiki", "a", None, None, False, 2, 1, "[[a]]")
     assert p.title == "T" and p.headings == (Heading(1, "T", 1),)
+
+
+def test_indented_and_nested_code_blocks_yield_no_tags_or_links() -> None:
+    # CommonMark: an indented code block (4+ columns past its container after a blank
+    # line) and a fence nested in a list item are code, even across blank lines.
+    text = (
+        "Colours:\n\n    body { color: #ff0000 } [[not-a-link]]\n\n\tx = '#00ff00'\n\n"
+        "- item\n\n    ```css\n    a {}\n\n    b { color: #0000ff }\n    ```\n\n"
+        "- item two\n\n      code #nope in the item\n\n"
+        "> ```\n> #quoted\n>\n> ```\n\n"
+        "#real [[yes]]\n"
+    )
+    p = parse_markdown(text)
+    assert p.tags == ("real",)
+    assert [ln.target for ln in p.links] == ["yes"]
+
+
+def test_indented_list_content_is_not_code() -> None:
+    text = "- item\n\n    continued #one\n\n1. two\n\n   more #two\n- a\n    - b\n\n      para #three\n\npara\n    #lazy\n"
+    assert parse_markdown(text).tags == ("one", "two", "three", "lazy")

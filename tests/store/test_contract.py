@@ -12,7 +12,7 @@ from cairn.errors import BusyError, ConflictError, NotFoundError
 from cairn.retrieval.query import parse_query
 from cairn.store import protocol
 from cairn.store.protocol import Store
-from cairn.store.records import CollectionRecord, KnownFile, LinkRow, SearchFilter
+from cairn.store.records import CollectionRecord, FileFailure, KnownFile, LinkRow, SearchFilter
 from tests.store.conftest import OpenStore, document, sha, write
 
 
@@ -155,10 +155,16 @@ def test_update_rename_and_deactivate(store: Store, notes: CollectionRecord) -> 
 
 def test_file_errors(store: Store, notes: CollectionRecord) -> None:
     run = store.start_run(["notes"])
-    store.write_documents(notes, run, [], [], [("bad.pdf", "convert_failed", "boom"), ("x.md", "too_large", "big")],
-                          [])
+    store.write_documents(notes, run, [], [], [FileFailure("bad.pdf", "convert_failed", "boom", 10, 7, "h1"),
+                                               FileFailure("x.md", "too_large", "big")], [])
     assert [(c, p, code) for c, p, code, _, _ in store.file_errors()] == [
         ("notes", "bad.pdf", "convert_failed"), ("notes", "x.md", "too_large")]
+    # Only failures recorded with the file's state are remembered for skipping.
+    assert store.failed_files(notes.id) == {"bad.pdf": FileFailure("bad.pdf", "convert_failed", "boom", 10, 7, "h1")}
+    store.write_documents(notes, run, [], [], [FileFailure("bad.pdf", "timeout", "slow", 11, 8, None)], [])
+    assert store.failed_files(notes.id)["bad.pdf"] == FileFailure("bad.pdf", "timeout", "slow", 11, 8, None)
+    store.write_documents(notes, run, [], [], [], ["bad.pdf"])
+    assert store.failed_files(notes.id) == {}
     store.write_documents(notes, run, [], [], [], ["x.md"])
     store.clear_errors_except(notes.id, set())
     assert store.file_errors() == []

@@ -185,6 +185,16 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+def _find_in_line(lines: Sequence[str], part: str, near: int) -> tuple[int, int] | None:
+    """1-based (line, line) of the line holding ``part`` (a passage cut from one long
+    line), closest to ``near``."""
+    best: int | None = None
+    for i, line in enumerate(lines):
+        if len(line) > len(part) and part in line and (best is None or abs(i + 1 - near) < abs(best - near)):
+            best = i + 1
+    return None if best is None else (best, best)
+
+
 def _find_span(lines: Sequence[str], wanted: Sequence[str], near: int) -> tuple[int, int] | None:
     """1-based (start, end) of ``wanted`` as consecutive whole lines, closest to ``near``."""
     if not wanted:
@@ -236,8 +246,12 @@ def check_evidence(item: EvidenceItem, current: CurrentDocument | None) -> Evide
 
     in_range = item.end_line <= len(lines)
     at_span = "\n".join(lines[item.start_line - 1 : item.end_line]) if in_range else None
-    mismatches = _mismatches(item, current, at_span)
-    if at_span == item.text:
+    # A passage cut from one over-long line holds part of that line (see ingest.chunker):
+    # its passage hash is that of the part.
+    part_of_line = (at_span is not None and item.start_line == item.end_line and "\n" not in item.text
+                    and len(item.text) < len(at_span) and item.text in at_span)
+    mismatches = _mismatches(item, current, item.text if part_of_line else at_span)
+    if at_span == item.text or part_of_line:
         here = location(item.start_line, item.end_line, item.passage_hash)
         if current.uri == item.uri:
             return EvidenceCheck(**base, status="unchanged", reason="same_span", current=here,
@@ -245,6 +259,8 @@ def check_evidence(item: EvidenceItem, current: CurrentDocument | None) -> Evide
         return EvidenceCheck(**base, status="moved", reason="renamed", current=here, read_from=read_from,
                              mismatches=mismatches)
     found = _find_span(lines, item.text.split("\n"), item.start_line)
+    if found is None and item.start_line == item.end_line and "\n" not in item.text:
+        found = _find_in_line(lines, item.text, item.start_line)
     if found is not None:
         return EvidenceCheck(**base, status="moved", reason="found_elsewhere",
                              current=location(*found, item.passage_hash), read_from=read_from,

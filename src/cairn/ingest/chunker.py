@@ -2,15 +2,17 @@
 
 Pure functions over text. A chunk is a span of whole lines: ``text`` is exactly
 ``"\\n".join(lines[start_line - 1 : end_line])``, so a chunk can always be cited by line
-range and re-read from the source file.
+range and re-read from the source file. The one exception is a single line longer than
+``max_tokens``: it is cut into parts (at whitespace when there is some, else anywhere),
+each a chunk with ``start_line == end_line`` whose ``text`` is a substring of that line.
 
 Markdown (:func:`chunk_markdown`):
 
 1. the body is cut into *sections* at heading lines;
 2. a section larger than ``max_tokens`` is split at blank-line (paragraph) boundaries,
    then, for a paragraph that alone is too big, at line boundaries. A fenced code block
-   is one unit and is split by lines only when it alone exceeds ``max_tokens``. A single
-   line is atomic: a line longer than ``max_tokens`` is a chunk of its own;
+   is one unit and is split by lines only when it alone exceeds ``max_tokens``. A line
+   longer than ``max_tokens`` is cut into parts of at most ``max_tokens`` (see above);
 3. a piece smaller than ``min_tokens`` is merged with the next one when the result
    still fits in ``max_tokens`` (and a small last piece with the one before it).
 
@@ -94,7 +96,7 @@ def chunk_markdown(
     for start, end, path in _sections(headings, first, len(lines)):
         for a, b in _pack(lines, start, end, sizer, max_tokens, min_tokens, fenced=fenced):
             pieces.append((a, b, path))
-    return [sizer.chunk(a, b, p) for a, b, p in _merge_small(pieces, sizer, max_tokens, min_tokens)]
+    return sizer.chunks(_merge_small(pieces, sizer, max_tokens, min_tokens), max_tokens)
 
 
 def chunk_plain(
@@ -119,7 +121,7 @@ def chunk_plain(
         (a, b, no_path)
         for a, b in _pack(lines, 0, len(lines), sizer, max_tokens, min_tokens, fenced=False)
     ]
-    return [sizer.chunk(a, b, p) for a, b, p in _merge_small(pieces, sizer, max_tokens, min_tokens)]
+    return sizer.chunks(_merge_small(pieces, sizer, max_tokens, min_tokens), max_tokens)
 
 
 def _check_limits(max_tokens: int, min_tokens: int) -> None:
@@ -217,6 +219,60 @@ class _Sizer:
     def chunk(self, a: int, b: int, path: tuple[str, ...]) -> Chunk:
         body = self._text[self._starts[a] : self._starts[b] - 1]
         return _new_tuple(Chunk, (a + 1, b, path, body, self._count(body)))
+
+    def chunks(self, pieces: list[tuple[int, int, tuple[str, ...]]], max_tokens: int) -> list[Chunk]:
+        """The chunks of packed pieces; a one-line piece over ``max_tokens`` is cut up."""
+        out: list[Chunk] = []
+        size = self.size
+        for a, b, path in pieces:
+            if b - a == 1 and size(a, b) > max_tokens:
+                line = self._text[self._starts[a] : self._starts[b] - 1]
+                out.extend(
+                    _new_tuple(Chunk, (b, b, path, part, tokens))
+                    for part, tokens in _split_line(line, max_tokens, self._count)
+                )
+            else:
+                out.append(self.chunk(a, b, path))
+        return out
+
+
+#: How far back from a part's hard end a cut looks for whitespace (a fraction of the part).
+_CUT_LOOKBACK = 4
+
+
+def _split_line(line: str, max_tokens: int, count: Callable[[str], int]) -> list[tuple[str, int]]:
+    """Cut one over-long line into (part, tokens) of at most ``max_tokens`` each.
+
+    A part ends after the last whitespace in its final quarter, else at the character
+    limit; parts are stripped of surrounding whitespace, so each is a substring of the
+    line. A 19 MB one-line note becomes ~19k passages, not one of 4.9M tokens.
+    """
+    parts: list[tuple[str, int]] = []
+    width = 4 * max_tokens  # the estimator's exact character budget
+    n = len(line)
+    pos = 0
+    while pos < n:
+        while pos < n and line[pos].isspace():
+            pos += 1
+        if pos >= n:
+            break
+        span = width
+        while True:
+            end = min(pos + span, n)
+            if end < n:
+                floor = end - max(span // _CUT_LOOKBACK, 1)
+                cut = max(line.rfind(" ", floor, end), line.rfind("\t", floor, end))
+                if cut > pos:
+                    end = cut
+            part = line[pos:end].rstrip()
+            tokens = count(part)
+            # Another counter may count more tokens than the estimate: shrink until it fits.
+            if tokens <= max_tokens or span == 1:
+                break
+            span = max(span // 2, 1)
+        parts.append((part, tokens))
+        pos = end
+    return parts
 
 
 def _trim(lines: list[str], a: int, b: int) -> tuple[int, int] | None:

@@ -34,6 +34,7 @@ from cairn.store.protocol import Store
 from cairn.store.records import (
     CollectionRecord,
     DocumentWrite,
+    FileFailure,
     KnownFile,
     LinkRow,
     PassageRow,
@@ -95,7 +96,7 @@ def sha256_hex(data: bytes) -> str:
 
 def make_docid(collection: str, path: str, taken: Callable[[str], bool]) -> str:
     """Short stable id derived from where the document was first seen, lengthened on collision."""
-    digest = hashlib.sha256(f"{collection}\x00{path}".encode()).hexdigest()
+    digest = hashlib.sha256(f"{collection}\x00{path}".encode("utf-8", "surrogatepass")).hexdigest()
     for length in range(8, 65, 2):
         candidate = digest[:length]
         if not taken(candidate):
@@ -120,6 +121,15 @@ def size_limit(path: str, limits: IngestLimits) -> int:
     """The largest file accepted at ``path``: its converter's limit, else ``max_file_bytes``."""
     converter = converter_for(path)
     return converter.limits.max_bytes if converter is not None else limits.max_file_bytes
+
+
+def document_warning(doc: DocumentWrite) -> tuple[str, str] | None:
+    """(code, message) of what was ignored in an indexed document, recorded with the
+    file errors (``status`` lists it) although the document itself is indexed."""
+    date_error = doc.metadata.get("_date_error")
+    if isinstance(date_error, str):
+        return "bad_date", date_error
+    return None
 
 
 def file_title(path: str) -> str:
@@ -154,6 +164,8 @@ def ingest_bytes(
         metadata = dict(parsed.frontmatter)
         if parsed.frontmatter_error:
             metadata["_frontmatter_error"] = parsed.frontmatter_error
+        if parsed.date_error:
+            metadata["_date_error"] = parsed.date_error
         title = parsed.title or file_title(path)
         tags, aliases, author, date = parsed.tags, parsed.aliases, parsed.author, parsed.date
         headings = tuple((h.level, h.text, h.line) for h in parsed.headings)
@@ -264,9 +276,11 @@ def _read_upto(handle: Any, size: int) -> bytes:
 
 def prepare_file(
     found: FoundFile, known_hash: str | None, vanished: frozenset[str],
-    limits: IngestLimits, count_tokens: TokenCounter,
+    limits: IngestLimits, count_tokens: TokenCounter, failed: FileFailure | None = None,
 ) -> Prepared:
-    """Read and hash one file; ingest it unless its bytes are known (unchanged or renamed)."""
+    """Read and hash one file; ingest it unless its bytes are known (unchanged or renamed)
+    or are the very bytes that failed before (``failed``: that error again, not re-run)."""
+    source_hash = ""
     try:
         max_bytes = size_limit(found.path, limits)
         if found.size > max_bytes:
@@ -289,15 +303,17 @@ def prepare_file(
         source_hash = sha256_hex(data)
         if source_hash == known_hash or (known_hash is None and source_hash in vanished):
             return Prepared(found, source_hash, None, None)
+        if failed is not None and failed.source_hash == source_hash:
+            return Prepared(found, source_hash, None, (failed.code, failed.message))
         doc = ingest_bytes(
             found.path, data, size=len(data), mtime_ns=found.mtime_ns, source_hash=source_hash,
             limits=limits, count_tokens=count_tokens,
         )
         return Prepared(found, source_hash, doc, None)
     except IngestError as exc:
-        return Prepared(found, "", None, (exc.code, exc.message))
+        return Prepared(found, source_hash, None, (exc.code, exc.message))
     except Exception as exc:  # a parser bug must cost one file, never the run
-        return Prepared(found, "", None, ("internal", f"{type(exc).__name__}: {exc}"))
+        return Prepared(found, source_hash, None, ("internal", f"{type(exc).__name__}: {exc}"))
 
 
 #: Below this many files to read, parsing in worker processes costs more than it saves.
@@ -309,6 +325,14 @@ PARALLEL_WINDOW = 8
 WORKER_NICENESS = 10
 
 _worker_args: tuple[frozenset[str], IngestLimits, TokenCounter] | None = None
+#: A file to prepare: what the walk found, the hash the store knows for its path, and
+#: its recorded failure.
+Job = tuple[FoundFile, str | None, FileFailure | None]
+
+#: Failures retried on every run: they say nothing about the file's bytes (a fixed
+#: permission, a newly installed extra, a raised size limit change neither size nor
+#: mtime), and finding them again costs no read or conversion.
+RETRIED_CODES = frozenset({"unreadable", "missing_dependency", "too_large"})
 
 
 def _init_worker(
@@ -343,10 +367,13 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-def _prepare_in_worker(jobs: list[tuple[FoundFile, str | None]]) -> bytes:
+def _prepare_in_worker(jobs: list[Job]) -> bytes:
     assert _worker_args is not None
     vanished, limits, count_tokens = _worker_args
-    return _encode([prepare_file(found, known_hash, vanished, limits, count_tokens) for found, known_hash in jobs])
+    return _encode([
+        prepare_file(found, known_hash, vanished, limits, count_tokens, failed)
+        for found, known_hash, failed in jobs
+    ])
 
 
 # Results cross the process boundary as marshal bytes of plain tuples: decoding them is
@@ -403,13 +430,18 @@ class Indexer:
 
     def run(
         self, collections: Sequence[CollectionRecord], progress: Progress | None = None,
-        only: Sequence[str] | None = None,
+        only: Sequence[str] | None = None, *, retry_failed: bool = False,
     ) -> tuple[int, RunCounts, int]:
         """Index the given collections; returns (run id, counts, elapsed ms).
 
         ``only`` reconciles just these relative paths of each collection (files, or
         folders and what lies under them) instead of walking it whole: new, changed,
-        renamed and deleted files among them are handled exactly as a full run would."""
+        renamed and deleted files among them are handled exactly as a full run would.
+
+        A file whose content failed before is not read again while its size and mtime
+        are those it failed with, nor converted again while its bytes are: it counts as
+        ``failed`` and its recorded error is reported again. ``retry_failed`` reads and
+        converts every failed file anyway."""
         started = time.perf_counter()
         counts = RunCounts()
         run_id = self.store.start_run([c.name for c in collections])
@@ -425,14 +457,14 @@ class Indexer:
         with self.store.bulk_writes():
             for collection, walk in walks:
                 self._index_collection(collection, run_id, walk.files, walk.refused, counts, tick,
-                                       None if only is None else _within(only))
+                                       None if only is None else _within(only), retry_failed)
         self.store.finish_run(run_id, counts.tallies(), [c.id for c in collections])
         return run_id, counts, int((time.perf_counter() - started) * 1000)
 
     def _index_collection(
         self, collection: CollectionRecord, run_id: int, files: list[FoundFile],
         refused: list[tuple[str, str, str]], counts: RunCounts, tick: Callable[[int], None],
-        scope: Callable[[str], bool] | None = None,
+        scope: Callable[[str], bool] | None = None, retry_failed: bool = False,
     ) -> None:
         """Reconcile ``files`` (the walk) with what the index knows; ``scope`` limits
         deletions and error clean-up to the paths a partial walk covered."""
@@ -444,21 +476,34 @@ class Indexer:
         for item in missing.values():
             by_hash.setdefault(item.source_hash, []).append(item)
 
+        failed = {} if retry_failed else self.store.failed_files(collection.id)
         candidates: list[FoundFile] = []
         for found in files:
             k = known.get(found.path)
             if k is not None and k.active and k.size == found.size and k.mtime_ns == found.mtime_ns:
                 counts.unchanged += 1
-            else:
-                candidates.append(found)
+                continue
+            f = failed.get(found.path)
+            if f is not None and f.size == found.size and f.mtime_ns == found.mtime_ns:
+                counts.failed += 1  # still failing, as recorded: not read again
+                counts.errors.append((collection.name, found.path, f.code, f.message))
+                continue
+            candidates.append(found)
         tick(len(files) - len(candidates))
 
-        errors: list[tuple[str, str, str]] = list(refused)
+        errors: list[FileFailure] = [FileFailure(*r) for r in refused]
         for path, code, message in refused:
             counts.failed += 1
             counts.errors.append((collection.name, path, code, message))
         batch: list[tuple[DocumentWrite, KnownFile | None, str]] = []
         touches: list[tuple[int, int, int]] = []
+
+        def failure(p: Prepared) -> FileFailure:
+            code, message = p.error or ("internal", "file could not be prepared")
+            if code in RETRIED_CODES:
+                return FileFailure(p.found.path, code, message)
+            return FileFailure(p.found.path, code, message, p.found.size, p.found.mtime_ns, p.source_hash or None)
+
         cleared: list[str] = []
         batch_bytes = 0
         docids = self.store.all_docids()
@@ -487,7 +532,7 @@ class Indexer:
             batch_bytes = 0
 
         known_hashes = {p: k.source_hash for p, k in known.items() if k.active}
-        jobs = [(found, known_hashes.get(found.path)) for found in candidates]
+        jobs: list[Job] = [(found, known_hashes.get(found.path), failed.get(found.path)) for found in candidates]
         try:
             for prepared in self._prepare_all(jobs, frozenset(by_hash)):
                 found = prepared.found
@@ -497,7 +542,7 @@ class Indexer:
                     code, message = prepared.error
                     counts.failed += 1
                     counts.errors.append((collection.name, found.path, code, message))
-                    errors.append((found.path, code, message))
+                    errors.append(failure(prepared))
                     continue
                 source_hash = prepared.source_hash
                 if k is not None and k.active and k.source_hash == source_hash:
@@ -523,7 +568,7 @@ class Indexer:
                         code, message = prepared.error or ("internal", "file could not be prepared")
                         counts.failed += 1
                         counts.errors.append((collection.name, found.path, code, message))
-                        errors.append((found.path, code, message))
+                        errors.append(failure(prepared))
                         continue
                 doc = prepared.doc
                 counts.parsed += 1
@@ -539,7 +584,12 @@ class Indexer:
                         counts.reactivated += 1
                 batch.append((doc, k, docid))
                 batch_bytes += doc.size
-                cleared.append(found.path)
+                warning = document_warning(doc)
+                if warning is None:
+                    cleared.append(found.path)
+                else:  # indexed, and listed with the file errors until the file is fixed
+                    counts.errors.append((collection.name, found.path, *warning))
+                    errors.append(FileFailure(found.path, *warning))
                 if len(batch) >= batch_limit or batch_bytes >= BATCH_BYTES:
                     flush()
             flush()
@@ -552,9 +602,7 @@ class Indexer:
             keep |= {p for name, p, *_ in self.store.file_errors(limit=1 << 62) if name == collection.name and not scope(p)}
         self.store.clear_errors_except(collection.id, keep)
 
-    def _prepare_all(
-        self, jobs: list[tuple[FoundFile, str | None]], vanished: frozenset[str]
-    ) -> Iterator[Prepared]:
+    def _prepare_all(self, jobs: list[Job], vanished: frozenset[str]) -> Iterator[Prepared]:
         """Prepare files in order; large runs fan out to one worker process per core.
 
         Workers are forked before any writer thread exists and only read files and
@@ -564,8 +612,8 @@ class Indexer:
         # also needs CPU for SQLite).
         workers = os.cpu_count() or 1
         if len(jobs) < PARALLEL_MIN_FILES or workers < 2 or "fork" not in mp.get_all_start_methods():
-            for found, known_hash in jobs:
-                yield prepare_file(found, known_hash, vanished, self.limits, self.count_tokens)
+            for found, known_hash, failed in jobs:
+                yield prepare_file(found, known_hash, vanished, self.limits, self.count_tokens, failed)
             return
         chunks = [jobs[i : i + PARALLEL_CHUNK] for i in range(0, len(jobs), PARALLEL_CHUNK)]
         with ProcessPoolExecutor(
@@ -582,12 +630,19 @@ class Indexer:
                 yield from _decode(window.popleft().result())
 
     def _renamed_title(self, old: KnownFile, new_path: str) -> str:
+        """The title a fresh index of ``new_path`` would give (its bytes are unchanged)."""
         found = self.store.find_document(docid=old.docid)
         if found is None:
             return file_title(new_path)
-        record, _ = found
-        # A title derived from the old file name follows the rename; a real title stays.
-        return file_title(new_path) if record.title == file_title(old.path) else record.title
+        record, text = found
+        parsed_title = parse_markdown(text).title if text is not None and record.kind not in ("text", "code") else None
+        if record.kind == "markdown" and text is not None:
+            return parsed_title or file_title(new_path)
+        # A converted file's own title (document properties) is not stored: a title other
+        # than the old file name, or equal to the text's heading, is a real title and stays.
+        if record.title != file_title(old.path) or record.title == parsed_title:
+            return record.title
+        return file_title(new_path)
 
 
 def _within(only: Sequence[str]) -> Callable[[str], bool]:

@@ -107,12 +107,16 @@ class IndexService:
 
     def index(
         self, collection: str | None = None, *, progress: Progress | None = None,
-        paths: Sequence[str] | None = None,
+        paths: Sequence[str] | None = None, retry_failed: bool = False,
     ) -> c.IndexSummary:
         """Bring the index up to date with the files of one or all collections.
 
         ``paths`` (relative to the collection's folder; needs ``collection``) reconciles
-        only those files or folders: what a file watcher saw change."""
+        only those files or folders: what a file watcher saw change.
+
+        A file that failed (a corrupt or too slow .docx) is not read again until its size,
+        mtime or bytes change; it still counts as ``failed`` and its error is listed.
+        ``retry_failed`` reads and converts every failed file again."""
         from cairn.ingest.chunker import estimate_tokens
         from cairn.ingest.pipeline import Indexer
 
@@ -130,7 +134,9 @@ class IndexService:
                 )
         store.acquire_writer()
         try:
-            run_id, counts, elapsed = Indexer(store, self.limits(), estimate_tokens).run(records, progress, paths)
+            run_id, counts, elapsed = Indexer(store, self.limits(), estimate_tokens).run(
+                records, progress, paths, retry_failed=retry_failed
+            )
         finally:
             store.release_writer()
         return c.IndexSummary(

@@ -57,6 +57,20 @@ def glob_matcher(globs: Sequence[str]) -> Callable[[str], bool]:
     return lambda rel: (bool(by_suffix) and rel.endswith(by_suffix)) or spec.match_file(rel)
 
 
+def _valid_name(name: str) -> bool:
+    """Whether a name from the OS is text (undecodable bytes come back as lone surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _escaped(rel: str) -> str:
+    """A path with its undecodable bytes written as ``\\xNN`` (``caf\\xe9.md``)."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
 def walk_collection(
     root: Path, include: Sequence[str], exclude: Sequence[str], only: Sequence[str] | None = None,
 ) -> WalkResult:
@@ -116,6 +130,18 @@ def walk_collection(
         for entry in entries:
             name = entry.name
             rel = rel_dir + name
+            if not name.isascii() and not _valid_name(name):
+                # A name that is not UTF-8 (a Latin-1 'é') cannot be stored, shown or sent as
+                # JSON: one recorded error, shown with its bad bytes escaped.
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    is_dir = False
+                if (not name.startswith(".") and (is_dir or (included(rel) and not excluded(rel)))
+                        and wanted(rel, is_dir)):
+                    refused.append((_escaped(rel), "invalid_file_name",
+                                    "file name is not valid UTF-8; rename it to index it"))
+                continue
             try:
                 is_link = entry.is_symlink()
                 if entry.is_dir(follow_symlinks=False):

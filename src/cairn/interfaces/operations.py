@@ -153,6 +153,12 @@ class CollectionInput(OpInput):
     collection: Name | None = Field(None, description="Only this collection (default: all).")
 
 
+class IndexInput(CollectionInput):
+    retry_failed: bool = Field(
+        False, description="Read and convert again every file that failed before, even if unchanged "
+                           "(by default a failed file is retried once its size, mtime or bytes change).")
+
+
 # --- evidence: context capsules and ask (issue 5) -----------------------------------------
 
 
@@ -317,7 +323,7 @@ OPERATIONS: tuple[Operation, ...] = (
               route="/v1/collections/configure",
               description="Change a collection's settings (sequence, guidance text) without re-indexing.",
               read_only=False, destructive=False, idempotent=True, write=True),
-    Operation("index", "index", CollectionInput, f"{_C}:IndexSummary", route="/v1/index",
+    Operation("index", "index", IndexInput, f"{_C}:IndexSummary", route="/v1/index",
               description="Bring the index up to date with the collections' files (incremental).",
               read_only=False, destructive=False, idempotent=True, write=True),
     Operation("embed", "embed", CollectionInput, f"{_C}:EmbedSummary", route="/v1/embed",

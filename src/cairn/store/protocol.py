@@ -22,6 +22,7 @@ from cairn.store.records import (
     CollectionRecord,
     DocumentRecord,
     DocumentWrite,
+    FileFailure,
     KnownFile,
     LinkRow,
     NoteRow,
@@ -152,10 +153,11 @@ class DocumentStore(Protocol):
         run_id: int,
         writes: Sequence[tuple[DocumentWrite, KnownFile | None, str]],
         touches: Sequence[tuple[int, int, int]],
-        errors: Sequence[tuple[str, str, str]],
+        errors: Sequence[FileFailure],
         cleared: Sequence[str],
     ) -> int:
-        """Write one batch atomically, journalled; returns the number of passages written."""
+        """Write one batch atomically, journalled; returns the number of passages written.
+        ``errors`` replace the recorded errors of their paths; ``cleared`` paths lose theirs."""
         ...
 
     def rename_document(
@@ -169,6 +171,10 @@ class DocumentStore(Protocol):
         self, collection: CollectionRecord, run_id: int, known: Iterable[KnownFile]
     ) -> int:
         """Mark documents whose files are gone inactive (out of every index); journalled."""
+        ...
+
+    def failed_files(self, collection_id: int) -> dict[str, FileFailure]:
+        """Recorded errors that carry the file's state (content failures), by path."""
         ...
 
     def clear_errors_except(self, collection_id: int, present: set[str]) -> None:

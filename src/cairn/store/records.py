@@ -17,6 +17,22 @@ def json_list(values: Sequence[str]) -> str:
     return dumps_json(list(values)) if values else "[]"
 
 
+class FileFailure(NamedTuple):
+    """A file that could not be indexed (or was indexed with a warning), as recorded.
+
+    ``size``/``mtime_ns``/``source_hash`` are the file's state when its content failed:
+    an unchanged failed file is not read again (see :class:`cairn.ingest.pipeline.Indexer`).
+    They are None for errors that say nothing of the content (a refused name, a warning).
+    """
+
+    path: str
+    code: str
+    message: str
+    size: int | None = None
+    mtime_ns: int | None = None
+    source_hash: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class CollectionRecord:
     id: int

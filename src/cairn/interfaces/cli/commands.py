@@ -31,7 +31,7 @@ from cairn.interfaces.cli import (
     pass_state,
     progress_bar,
 )
-from cairn.interfaces.operations import Operation, operation
+from cairn.interfaces.operations import IndexInput, Operation, operation
 
 if TYPE_CHECKING:
     from cairn.contracts import (
@@ -129,10 +129,10 @@ def collection_remove(state: State, name: str, fmt: str | None) -> None:
 # --- indexing -------------------------------------------------------------------------
 
 
-def _index(state: State, collection: str | None, fmt: str | None, embed: bool) -> None:
+def _index(state: State, collection: str | None, fmt: str | None, embed: bool, retry_failed: bool) -> None:
     import json
 
-    result = state.workspace.index(collection, progress=progress_bar("files", fmt))
+    result = state.workspace.index(collection, progress=progress_bar("files", fmt), retry_failed=retry_failed)
     if embed:
         embedded = state.workspace.embed(collection, progress=progress_bar("passages", fmt))
         if fmt == "json":
@@ -163,6 +163,7 @@ def _print_indexed(result: IndexSummary) -> None:
 index_options = decorators(
     collection_option,
     click.option("--embed", is_flag=True, help="Then embed pending passages (cairn embed)."),
+    field_option(IndexInput, "retry_failed"),
     output_options(),
 )
 
@@ -171,17 +172,17 @@ index_options = decorators(
 @cli.command("index", cls=OperationCommand, operation="index")
 @index_options
 @pass_state
-def index_cmd(state: State, collection: str | None, embed: bool, fmt: str | None) -> None:
+def index_cmd(state: State, collection: str | None, embed: bool, retry_failed: bool, fmt: str | None) -> None:
     """Index new, changed, renamed and deleted files (alias: update)."""
-    _index(state, collection, fmt, embed)
+    _index(state, collection, fmt, embed, retry_failed)
 
 
 @cli.command("update", cls=OperationCommand, operation="index")
 @index_options
 @pass_state
-def update_cmd(state: State, collection: str | None, embed: bool, fmt: str | None) -> None:
+def update_cmd(state: State, collection: str | None, embed: bool, retry_failed: bool, fmt: str | None) -> None:
     """Alias of index."""
-    _index(state, collection, fmt, embed)
+    _index(state, collection, fmt, embed, retry_failed)
 
 
 def _print_embedded(result: EmbedSummary, args: dict[str, Any]) -> None:

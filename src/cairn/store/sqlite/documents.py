@@ -11,6 +11,7 @@ from cairn.store.records import (
     CollectionRecord,
     DocumentRecord,
     DocumentWrite,
+    FileFailure,
     KnownFile,
     PassageHit,
     SearchFilter,
@@ -54,14 +55,15 @@ class DocumentsMixin(Connected):
         run_id: int,
         writes: Sequence[tuple[DocumentWrite, KnownFile | None, str]],
         touches: Sequence[tuple[int, int, int]],
-        errors: Sequence[tuple[str, str, str]],
+        errors: Sequence[FileFailure],
         cleared: Sequence[str],
     ) -> int:
         """Write one batch atomically; returns the number of passages written.
 
         ``writes`` holds (document, what the store knew of its path or None, docid for a new row);
         ``touches`` (id, size, mtime_ns) refreshes stat data of unchanged files; ``errors``
-        (path, code, message) records failed files; ``cleared`` paths no longer fail.
+        records failed files (with their state when the content failed); ``cleared`` paths no
+        longer fail.
         Rows are gathered first and written with one ``executemany`` per table: the batch
         allocates its own row ids so nothing waits for ``lastrowid``.
         """
@@ -168,9 +170,10 @@ class DocumentsMixin(Connected):
                 )
             if errors:
                 conn.executemany(
-                    "INSERT OR REPLACE INTO file_errors(collection_id, path, code, message, seen_at)"
-                    " VALUES (?,?,?,?,?)",
-                    [(collection.id, path, code, msg, now) for path, code, msg in errors],
+                    "INSERT OR REPLACE INTO file_errors(collection_id, path, code, message, seen_at,"
+                    " size, mtime_ns, source_hash) VALUES (?,?,?,?,?,?,?,?)",
+                    [(collection.id, e.path, e.code, e.message, now, e.size, e.mtime_ns, e.source_hash)
+                     for e in map(FileFailure._make, errors)],
                 )
             if cleared:
                 conn.executemany(
@@ -234,6 +237,17 @@ class DocumentsMixin(Connected):
                     (collection.id, item.path),
                 )
         return len(rows)
+
+    def failed_files(self, collection_id: int) -> dict[str, FileFailure]:
+        """Files of a collection whose content failed, with their state then, by path."""
+        return {
+            row[0]: FileFailure._make(row)
+            for row in self.conn.execute(
+                "SELECT path, code, message, size, mtime_ns, source_hash FROM file_errors"
+                " WHERE collection_id = ? AND size IS NOT NULL",
+                (collection_id,),
+            )
+        }
 
     def clear_errors_except(self, collection_id: int, present: set[str]) -> None:
         """Forget recorded errors of files that no longer exist."""

@@ -187,6 +187,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE collections ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0;
         """,
     ),
+    Migration(
+        5,
+        "file errors remember the failed file's size, mtime and hash",
+        """
+        -- A file whose content failed (a .docx that times out) is not read again while
+        -- its size and mtime, or its bytes, stay the same. NULL: not a content failure.
+        ALTER TABLE file_errors ADD COLUMN size INTEGER;
+        ALTER TABLE file_errors ADD COLUMN mtime_ns INTEGER;
+        ALTER TABLE file_errors ADD COLUMN source_hash TEXT;
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version
