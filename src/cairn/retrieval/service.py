@@ -310,7 +310,8 @@ class RetrievalService:
             return VectorSide(embedder, matrix, allowed_ids(store, filters))
 
         def lexical(text: str, filters: SearchFilter, depth: int) -> list[PassageHit]:
-            return bm25_search(store, text, filters, depth, candidates=True)
+            # Natural language: quotes boost, dashes are words (nothing filters).
+            return bm25_search(store, text, filters, depth, candidates=True, strict=False)
 
         return HybridPipeline(HybridPorts(
             passages=store, lexical=lexical, vectors=vectors, graph_expand=self._graph_expand,
