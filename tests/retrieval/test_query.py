@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cairn.errors import ValidationError
-from cairn.retrieval.query import MAX_TERMS
+from cairn.retrieval.bm25 import make_snippet, term_finder
+from cairn.retrieval.query import MAX_TERMS, parse_query
 from cairn.store.sqlite.fts import compile_query
 from cairn.text.cjk import cjk_bigrams
 
@@ -195,3 +196,12 @@ def test_any_input_compiles_to_valid_fts5(db: sqlite3.Connection, query: str) ->
             db.execute("SELECT rowid FROM main_fts WHERE main_fts MATCH ?", (compiled.main,)).fetchall()
         if compiled.cjk is not None:
             db.execute("SELECT rowid FROM cjk_fts WHERE cjk_fts MATCH ?", (compiled.cjk,)).fetchall()
+
+
+def test_snippet_finds_a_cjk_sentence_by_its_bigrams() -> None:
+    finder = term_finder(parse_query("如何解压缩文件").terms)
+    assert finder is not None
+    text = "无关的内容。" * 60 + "把压缩文件解压到当前目录。"
+    assert "解压到当前目录" in make_snippet(text, finder, width=40)
+    finder = term_finder(parse_query("gzip --decompress").terms)
+    assert finder is not None and finder.search("use --decompress here")
