@@ -1,7 +1,7 @@
 """SQLite FTS5: the query compiler (a parsed query to MATCH expressions) and BM25 search.
 
 The index has two FTS5 tables: the main one (``porter unicode61 remove_diacritics 2``)
-and a CJK one whose single column holds :func:`~cairn.retrieval.query.cjk_bigrams` of
+and a CJK one whose single column holds :func:`~cairn.text.cjk.cjk_bigrams` of
 the passage, because unicode61 would make a whole run of Han/Kana/Hangul one giant token.
 
 The compiled form of :class:`~cairn.retrieval.query.ParsedQuery`: plain words are
