@@ -233,6 +233,52 @@ def test_lexical_cjk(store: Store, notes: CollectionRecord) -> None:
     assert search(store, "大学 fox")[0] == "ja.md"
 
 
+def test_lexical_cjk_sentences_typed_without_spaces(store: Store, notes: CollectionRecord) -> None:
+    # Issue 13: a CJK sentence is ranked by its parts, not required as one phrase.
+    write(
+        store, notes,
+        document("unzip.md", "unzip", ["从 ZIP 压缩包中解压文件。", "把压缩文件解压到指定目录：unzip 压缩包.zip -d 目录"]),
+        document("zip.md", "zip", ["把文件打包成 ZIP 压缩包。", "给压缩包设置密码：zip -e 压缩包.zip 文件"]),
+        document("wget.md", "wget", ["从网络下载文件的工具。", "下载一个网址的内容：wget https://example.com/文件"]),
+        document("clone.md", "git clone", ["克隆一个现有的代码仓库。", "克隆仓库到指定目录：git clone 远程仓库地址"]),
+        document("commit.md", "git commit", ["把暂存的更改提交到代码仓库。"]),
+        document("gzip-ja.md", "gzip", ["ファイルを圧縮・展開する。", "ファイルを圧縮して置き換える：gzip ファイル",
+                                        "圧縮されたファイルを展開する：gzip --decompress ファイル.gz"]),
+        document("tar-ja.md", "tar", ["アーカイブを作成・展開する。"]),
+    )
+    assert search(store, "如何解压缩文件")[0] == "unzip.md"
+    assert search(store, "从网上下载文件")[0] == "wget.md"
+    assert search(store, "克隆代码仓库")[0] == "clone.md"
+    assert search(store, "ファイルを圧縮")[0] == "gzip-ja.md"
+    assert search(store, '"解压缩文件"') == []  # quoted: a phrase, required
+    assert search(store, '"压缩包"')[0] in {"unzip.md", "zip.md"}
+    # Issue 17: a pasted flag is a word, not an exclusion of its own page.
+    assert search(store, "gzip --decompress")[0] == "gzip-ja.md"
+    assert search(store, "gzip --decompress の意味")[0] == "gzip-ja.md"
+
+
+def test_lexical_pasted_text(store: Store, notes: CollectionRecord) -> None:
+    write(
+        store, notes,
+        document("gzip.md", "gzip", ["Compress or decompress files.", "Decompress a file: gzip --decompress file.gz",
+                                     "Keep the input file: gzip -k file"]),
+        document("backup.md", "Backups", ["Backup to tape and to an off-site copy"]),
+        document("disk.md", "Disk backup", ["Backup to a second disk; keep an off-site copy in a safe"]),
+        document("notes.md", "Notes", ["an off-site meeting about the copy machine"]),
+    )
+    assert search(store, "gzip --decompress")[0] == "gzip.md"
+    assert set(search(store, "gzip -k")) == {"gzip.md"}
+    assert search(store, "backup -tape") == ["disk.md"]  # search keeps its exclusions
+    assert sorted(search(store, '"off-site copy"')) == ["backup.md", "disk.md"]  # required
+
+    # query (natural language): the phrase boosts, nothing filters.
+    def loose(query: str) -> list[str]:
+        return [hit.path for hit, _ in store.search_lexical(parse_query(query, strict=False), ALL, 10)]
+
+    assert loose('"off-site copy"')[-1] == "notes.md"  # found, below the pages with the phrase
+    assert set(loose('"off-site copy" -tape')) == {"backup.md", "disk.md", "notes.md"}
+
+
 # --- vectors -------------------------------------------------------------------------------
 
 

@@ -38,7 +38,11 @@ Limit = Annotated[int, Field(ge=1, le=FACE_MAX_LIMIT, description="Number of res
 DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$"
 IsoDate = Annotated[str, Field(max_length=40, pattern=DATE_PATTERN)]
 QueryText = Annotated[str, Field(min_length=1, max_length=2000,
-                                 description='Plain words (OR-ed), "quoted phrases" (required), -negation.')]
+                                 description='Plain words (OR-ed), "quoted phrases" (required), -word excludes.')]
+#: ``query`` reads text as natural language: nothing filters.
+NaturalQueryText = Annotated[str, Field(
+    min_length=1, max_length=2000,
+    description='Natural language or pasted text: words OR-ed, "quoted phrases" boost, dashes are words.')]
 
 
 class SearchInput(OpInput):
@@ -54,6 +58,7 @@ class SearchInput(OpInput):
 
 
 class QueryInput(SearchInput):
+    query: NaturalQueryText
     mode: Literal["fast", "default", "thorough"] = Field(
         "default", description="fast: BM25 + vectors (int8 query encoder); default: + one pseudo-relevance feedback round and a reranker if configured; thorough: wider feedback.")
     explain: bool = Field(False, description="Add each stage's rank and score per result.")

@@ -8,20 +8,26 @@ from collections.abc import Sequence
 from cairn.retrieval.query import parse_query
 from cairn.store.protocol import LexicalIndex
 from cairn.store.records import PassageHit, SearchFilter
+from cairn.text.cjk import cjk_bigrams, has_cjk
 
 SNIPPET_CHARS = 240
 
 
 def bm25_search(
     store: LexicalIndex, query: str, filters: SearchFilter, limit: int, *, candidates: bool = False,
+    strict: bool = True,
 ) -> list[PassageHit]:
     """Rank passages by BM25; filters are applied inside the index query, before the cut.
+
+    ``strict``: the query language of ``search`` (required phrases, exclusions); not
+    strict, the lexical side of ``query``, where nothing filters (see
+    :func:`~cairn.retrieval.query.parse_query`).
 
     Snippets are cut around the first query term. ``candidates=True`` returns light hits
     (passage id, docid, score: lists that are fused, then cut, then completed by
     :meth:`~cairn.store.protocol.DocumentStore.complete_hits`).
     """
-    parsed = parse_query(query)
+    parsed = parse_query(query, strict=strict)
     ranked = store.search_lexical(parsed, filters, limit, with_text=not candidates, light=candidates)
     if candidates:
         return [hit for hit, _ in ranked]
@@ -31,7 +37,8 @@ def bm25_search(
 
 def term_finder(terms: Sequence[str]) -> re.Pattern[str] | None:
     """One regex finding any query term, case-insensitively, on a word prefix (a cheap
-    stand-in for stemming: "render" finds "renders"); CJK terms match as substrings."""
+    stand-in for stemming: "render" finds "renders"); CJK terms match by any of their
+    bigrams, since a CJK run typed without spaces is searched by its parts."""
     parts = []
     for term in terms:
         words = term.lower().split()
@@ -40,6 +47,8 @@ def term_finder(terms: Sequence[str]) -> re.Pattern[str] | None:
         needle = words[0]
         if needle.isascii():
             parts.append(r"\b" + re.escape(needle[: max(4, len(needle) - 2)]))
+        elif has_cjk(needle):
+            parts.extend(re.escape(b) for b in cjk_bigrams(needle).split())
         else:
             parts.append(re.escape(needle))
     return re.compile("|".join(parts), re.IGNORECASE) if parts else None

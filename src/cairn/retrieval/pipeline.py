@@ -114,7 +114,7 @@ class HybridPipeline:
         tuning, source = self.settings, self.ports.passages
         depth = depth or max(tuning.candidates, limit * 5)
         run = HybridRun(depth=depth)
-        parse_query(query)  # bad queries fail before any model work starts
+        parse_query(query, strict=False)  # bad queries fail before any model work starts
         # The vector stage (embed the query, then search the matrix) runs on a helper
         # thread while BM25 runs here: onnxruntime, NumPy and SQLite release the GIL, so
         # the stages overlap. The helper touches no store: matrix and filter ids are read first.

@@ -122,7 +122,7 @@ class RetrievalService:
         pipeline = self.pipeline(store)
         run = pipeline.run(query, filters, limit, mode=mode, graph=graph, all_passages=all_passages)
         texts = store.passage_texts([f.hit.passage_id for f in run.fused[:limit]])
-        finder = term_finder(parse_query(query).terms)
+        finder = term_finder(parse_query(query, strict=False).terms)
         results = []
         for item in run.fused[:limit]:
             stages = sorted({_STAGE_NAMES[s] for s in item.stages}, key=list(_STAGE_NAMES.values()).index)
@@ -170,7 +170,8 @@ class RetrievalService:
             fingerprint: str | None = embedder.fingerprint
         except ModelUnavailable as exc:
             words = " ".join(text.split()[:64])
-            hits = [h for h in bm25_search(store, words, filters, limit * 5 + len(own)) if h.docid != record.docid]
+            hits = [h for h in bm25_search(store, words, filters, limit * 5 + len(own), strict=False)
+                    if h.docid != record.docid]
             mode, hints, fingerprint = "bm25", [f"vectors unavailable, using BM25 on the document's text: {exc.message}"], None
         per_doc = [f.hit for f in fuse({"similar": hits})][:limit]
         return c.SearchResponse(
@@ -310,7 +311,8 @@ class RetrievalService:
             return VectorSide(embedder, matrix, allowed_ids(store, filters))
 
         def lexical(text: str, filters: SearchFilter, depth: int) -> list[PassageHit]:
-            return bm25_search(store, text, filters, depth, candidates=True)
+            # Natural language: quotes boost, dashes are words (nothing filters).
+            return bm25_search(store, text, filters, depth, candidates=True, strict=False)
 
         return HybridPipeline(HybridPorts(
             passages=store, lexical=lexical, vectors=vectors, graph_expand=self._graph_expand,

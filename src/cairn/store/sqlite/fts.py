@@ -1,12 +1,15 @@
 """SQLite FTS5: the query compiler (a parsed query to MATCH expressions) and BM25 search.
 
 The index has two FTS5 tables: the main one (``porter unicode61 remove_diacritics 2``)
-and a CJK one whose single column holds :func:`~cairn.retrieval.query.cjk_bigrams` of
+and a CJK one whose single column holds :func:`~cairn.text.cjk.cjk_bigrams` of
 the passage, because unicode61 would make a whole run of Han/Kana/Hangul one giant token.
 
 The compiled form of :class:`~cairn.retrieval.query.ParsedQuery`: plain words are
-OR-ed; quoted phrases are required, with the plain words still taking part in ranking:
-``"p" AND ("p" OR "w1" OR "w2")``; exclusions become ``NOT (...)``; ``word*`` is a
+OR-ed, and so is each bigram of a plain word's CJK runs (``如何解压缩`` -> ``"如何" OR "何解"
+OR "解压" OR "压缩"``: BM25 over the bigram table ranks by how many and how rare); required
+phrases (a CJK run in one is a phrase of its bigrams) come first, with the plain words
+still taking part in ranking: ``"p" AND ("p" OR "w1" OR "w2")``; boosts are more optional
+terms, ``"w1" OR "w2" OR "w1 w2"``; exclusions become ``NOT (...)``; ``word*`` is a
 prefix query. Every token emitted is a double-quoted FTS5 string made of letters and
 digits only, so any parsed query compiles to an expression FTS5 accepts.
 
@@ -23,7 +26,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from cairn.errors import StoreError
-from cairn.retrieval.query import ParsedQuery, QueryTerm, parse_query
+from cairn.retrieval.query import MAX_TERMS, ParsedQuery, QueryTerm, parse_query
 from cairn.store.records import PassageHit, SearchFilter, light_hit
 from cairn.store.sqlite.base import Connected, filter_sql
 from cairn.text.cjk import cjk_bigrams
@@ -47,12 +50,14 @@ class CompiledQuery:
 def compile_fts5(parsed: ParsedQuery) -> CompiledQuery:
     """The FTS5 MATCH expressions of a parsed query (see the module docstring)."""
     main = _expression(
-        [m for m in map(_main, parsed.words) if m],
+        [m for m in map(_main, (*parsed.words, *parsed.boosts)) if m],
         [m for m in map(_main, parsed.phrases) if m],
         [m for m in map(_main, parsed.excluded) if m],
     )
+    # A long CJK paste has as many bigrams as characters: keep the first MAX_TERMS.
+    parts = list(dict.fromkeys(c for w in parsed.words for c in _cjk_parts(w)))[:MAX_TERMS]
     cjk = _expression(
-        [c for w in parsed.words for c in _cjk(w)],
+        [*parts, *(c for b in parsed.boosts for c in _cjk(b))],
         [c for p in parsed.phrases for c in _cjk(p)],
         [c for x in parsed.excluded for c in _cjk(x)],
     )
@@ -60,10 +65,10 @@ def compile_fts5(parsed: ParsedQuery) -> CompiledQuery:
 
 
 @functools.lru_cache(maxsize=256)
-def compile_query(query: str) -> CompiledQuery:
+def compile_query(query: str, *, strict: bool = True) -> CompiledQuery:
     """Parse and compile user search text; raises :class:`~cairn.errors.ValidationError`
     as :func:`~cairn.retrieval.query.parse_query` does. Cached: pure."""
-    return compile_fts5(parse_query(query))
+    return compile_fts5(parse_query(query, strict=strict))
 
 
 def _main(term: QueryTerm) -> str:
@@ -77,6 +82,13 @@ def _cjk(term: QueryTerm) -> list[str]:
     """Quoted bigram phrases of the term's CJK runs for the CJK table."""
     # A single character is a prefix of the bigrams that start with it.
     return [_quote(run) + "*" if len(run) == 1 else _quote(cjk_bigrams(run)) for run in term.cjk_runs]
+
+
+def _cjk_parts(term: QueryTerm) -> list[str]:
+    """Each bigram of the term's CJK runs, quoted, for OR-ing on the CJK table."""
+    # A single character is a prefix of the bigrams that start with it.
+    return [_quote(run) + "*" if len(run) == 1 else _quote(bigram)
+            for run in term.cjk_runs for bigram in ([run] if len(run) == 1 else cjk_bigrams(run).split())]
 
 
 def _quote(text: str) -> str:
