@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from cairn.answer.account import account, normalise_dates, unaccounted
 from cairn.answer.claims import GENERIC, NEGATIONS, Claim, split_claims, strip_lead_in
 from cairn.text.numbers import UNITS
 from cairn.text.sentences import clause_ranges, sentence_ranges
@@ -84,6 +85,7 @@ REASONS: dict[str, str] = {
     "date_missing": "a date in the claim is not in any matching evidence sentence",
     "code_missing": "a code span in the claim is not verbatim in the evidence",
     "content_missing": "part of the claim is not in any single evidence sentence",
+    "unaccounted": "an evidence sentence matches, but a word, modal, negation, quantifier, unit or role of the claim is not accounted for there",
     "no_overlap": "no evidence sentence shares content with the claim",
     "no_content": "the claim has nothing checkable",
     "no_evidence": "the capsule holds no evidence",
@@ -217,6 +219,9 @@ class _Unit:
     flat: str
     codes: tuple[re.Pattern[str], ...]
     instruction: bool
+    text: str = ""  # the unit's own text (a table row: its header line, then the row)
+    table: bool = False
+    heading: str = ""  # the document title and the section heading above the unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,11 +334,15 @@ _STRUCT_RE = re.compile(r"^\s*(?:[-*+•]\s|#|>|`|\d{1,3}[.)]\s)")
 
 
 def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
-    """Cut one span into sentences; a line ending in ":" joins the code line after it."""
-    text = span.text
+    """Cut one span into sentences; a line ending in ":" joins the code line after it;
+    each table row is a unit of its own, read with the table's header line."""
+    text = normalise_dates(span.text)  # same length: offsets and quotes keep
     blocks: list[tuple[int, int]] = []
+    rows: list[tuple[int, int, str]] = []
+    header = ""
     pos = 0
     cur: tuple[int, int] | None = None
+    prev_row = False
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
         a, b = pos, pos + len(body)
@@ -342,7 +351,22 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
             if cur:
                 blocks.append(cur)
             cur = None
+            prev_row = False
             continue
+        if body.lstrip().startswith("|") and body.rstrip().endswith("|"):
+            if cur:
+                blocks.append(cur)
+            cur = None
+            if _TABLE_RULE_RE.match(body):
+                prev_row = True
+                continue
+            if not prev_row:
+                header = body
+            else:
+                rows.append((a, b, header))
+            prev_row = True
+            continue
+        prev_row = False
         stripped = body.lstrip()
         if _STRUCT_RE.match(body):
             if cur:
@@ -390,9 +414,50 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
                 flat=" ".join(body.split()),
                 codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
                 instruction=bool(_INSTRUCTION_RE.search(body)),
+                text=_CODE_SPAN_RE.sub(" ", _clean(body)),
+                heading=_heading(headings, a),
+            )
+        )
+    for a, b, head in rows:
+        body = text[a:b]
+        title = next((h for pos, h in reversed(headings) if pos < a), "")
+        context = frozenset(_canon(t.stem) for t in tokenize(title + " " + head) if _is_content(t))
+        units.append(
+            _Unit(
+                span_index=index,
+                evidence_id=span.evidence_id,
+                start=a,
+                end=b,
+                clauses=(_analyse_clause(text, a, b, context),),
+                flat=" ".join(body.split()),
+                codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
+                instruction=bool(_INSTRUCTION_RE.search(body)),
+                text=_CODE_SPAN_RE.sub(" ", _table_reading(head, body)),
+                table=True,
+                heading=_heading(headings, a),
             )
         )
     return units
+
+
+def _heading(headings: Sequence[tuple[int, str]], at: int) -> str:
+    """The first heading of the span and the nearest heading above ``at``."""
+    above = [h for pos, h in headings if pos < at]
+    if not above:
+        return ""
+    return above[0] if len(above) == 1 else f"{above[0]} ; {above[-1]}"
+
+
+_TABLE_RULE_RE = re.compile(r"^\s*\|[\s|:-]+\|\s*$")
+
+
+def _table_reading(header: str, row: str) -> str:
+    """A table row read with its header: "Header: cell; Header: cell"."""
+    heads = [h.strip() for h in header.strip().strip("|").split("|")]
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    if len(heads) != len(cells):
+        return " ; ".join(cells)
+    return " ; ".join(f"{h} : {c}" for h, c in zip(heads, cells, strict=True))
 
 
 def _code_pattern(code: str) -> re.Pattern[str]:
@@ -422,7 +487,7 @@ _CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 
 
 def _claim_parts(text: str) -> tuple[list[_ClaimClause], list[str]]:
-    core = strip_lead_in(text)
+    core = normalise_dates(strip_lead_in(text))
     codes = [" ".join(m.group(1).split()) for m in _CODE_SPAN_RE.finditer(core)]
     clauses: list[_ClaimClause] = []
     first_word = True
@@ -634,13 +699,14 @@ def _match_clause(cc: _ClaimClause, ev: _Clause) -> tuple[_Match, dict[int, int]
         if not rest and strong(len(entity_stems & set(cc.required))):
             other_name = _entity_swap(cc, ent_missing, ev)
             if other_name:
+                is_date = bool(_DATE_TOKEN_RE.fullmatch(ent_missing[0]))
                 return _Match(
                     False,
                     True,
-                    "entity_mismatch",
+                    "date_mismatch" if is_date else "entity_mismatch",
                     coverage,
                     ev,
-                    f"claim {ent_missing[0]!r}, evidence {other_name!r}",
+                    f"claim {_shown(ent_missing[0])!r}, evidence {_shown(other_name)!r}",
                 ), positions
 
     if ent_missing:
@@ -654,6 +720,17 @@ def _match_clause(cc: _ClaimClause, ev: _Clause) -> tuple[_Match, dict[int, int]
     else:
         reason, detail = "content_missing", "polarity differs"
     return _Match(False, False, reason, coverage, ev, detail), positions
+
+
+_DATE_TOKEN_RE = re.compile(r"d\d{8}|m\d{6}")
+
+
+def _shown(word: str) -> str:
+    """A normalised date token as an ISO date (``d20260201`` -> ``2026-02-01``)."""
+    if _DATE_TOKEN_RE.fullmatch(word):
+        d = word[1:]
+        return "-".join(p for p in (d[:4], d[4:6], d[6:8]) if p)
+    return word
 
 
 def _order_ok(cc: _ClaimClause, positions: dict[int, int], ev: _Clause) -> bool:
@@ -769,6 +846,8 @@ def _deterministic(
         return ClaimVerdict(claim, "insufficient", "no_content", ())
 
     results = [_match_unit(parts, codes, u) for u in units]
+    core = _account_text(claim.text)
+    strict = [_strict(core, codes, u) for u in units]
     known = {s.evidence_id for s in spans}
     cited = [c for c in claim.cited if c in known]
     unknown = [c for c in claim.cited if c not in known]
@@ -776,13 +855,20 @@ def _deterministic(
     def in_scope(r: _UnitResult) -> bool:
         return not claim.cited or r.unit.evidence_id in cited
 
-    trusted = [r for r in results if not r.unit.instruction]
-    support = [r for r in trusted if r.ok and in_scope(r)]
+    trusted = [(r, a) for r, a in zip(results, strict, strict=True) if not r.unit.instruction]
+    support = [r for r, a in trusted if a is None and in_scope(r)]
     contra = sorted(
-        (r for r in trusted if r.contradiction), key=lambda r: (not in_scope(r), -r.score)
+        (
+            r
+            for r, a in trusted
+            if r.contradiction and a is not None and _concrete_conflict(core, r)
+        ),
+        key=lambda r: (not in_scope(r), -r.score),
     )
     if support:
-        contra = [r for r in contra if r.score >= 1.0]
+        # Another span conflicts only if it states all of the claim but the one
+        # conflicting value (a different date for the same event, ...).
+        contra = [r for r in contra if _one_slot_conflict(core, r.unit)]
         if contra:
             refs = (_ref(contra[0], spans), _ref(support[0], spans))
             return ClaimVerdict(
@@ -797,7 +883,7 @@ def _deterministic(
         return ClaimVerdict(
             claim, "contradicted", contra[0].reason, (_ref(contra[0], spans),), contra[0].detail
         )
-    elsewhere = [r for r in trusted if r.ok]
+    elsewhere = [r for r, a in trusted if a is None]
     if elsewhere:
         ref = _ref(elsewhere[0], spans)
         where = f"{ref.evidence_id} lines {ref.start_line}-{ref.end_line}"
@@ -816,7 +902,7 @@ def _deterministic(
             (),
             f"cites {', '.join(claim.cited)}; content is in {where}",
         )
-    if any(r.ok for r in results):
+    if any(a is None for a in strict):
         return ClaimVerdict(
             claim,
             "insufficient",
@@ -828,9 +914,53 @@ def _deterministic(
         return ClaimVerdict(
             claim, "insufficient", "unknown_citation", (), f"cites {', '.join(unknown)}"
         )
-    pool = [r for r in trusted if in_scope(r)] or trusted or results
-    best = max(pool, key=lambda r: r.score)
+    pool = (
+        [(r, a) for r, a in trusted if in_scope(r)]
+        or trusted
+        or list(zip(results, strict, strict=True))
+    )
+    # A unit the old alignment accepted but the strict account did not: say why.
+    aligned = [(r, a) for r, a in pool if r.ok]
+    if aligned:
+        return ClaimVerdict(claim, "insufficient", "unaccounted", (), aligned[0][1] or "")
+    best, _ = max(pool, key=lambda ra: ra[0].score)
     return ClaimVerdict(claim, "insufficient", best.reason, (), best.detail)
+
+
+_CITATION_RE = re.compile(r"\[(?:[A-Za-z]*\d+[^\]]*)\]")
+
+
+def _account_text(text: str) -> str:
+    """The claim as the strict account reads it: no lead-in, citations or code spans."""
+    core = strip_lead_in(text)
+    core = _CITATION_RE.sub(" ", core)
+    return _CODE_SPAN_RE.sub(" ", _clean(core))
+
+
+def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
+    """None when ``unit`` accounts for the whole claim (see :mod:`cairn.answer.account`)."""
+    missing_code = [
+        c for c in codes if c not in unit.flat and not any(p.fullmatch(c) for p in unit.codes)
+    ]
+    if missing_code:
+        return f"code {missing_code[0]!r} not in the evidence"
+    if not core.strip(" .;:,!?"):
+        return None if codes else "nothing to account for"
+    return account(core, unit.text, table=unit.table, heading=unit.heading, code_glue=bool(codes))
+
+
+def _concrete_conflict(core: str, r: _UnitResult) -> bool:
+    """A number or date conflict needs a claim number, quantity or date that the unit
+    does not state in any equivalent form ("1 minute" is stated by "60 seconds")."""
+    if r.reason not in ("number_mismatch", "date_mismatch"):
+        return True
+    return any(
+        t.kind == "n" or _DATE_TOKEN_RE.fullmatch(t.key) for t in unaccounted(core, r.unit.text)
+    )
+
+
+def _one_slot_conflict(core: str, unit: _Unit) -> bool:
+    return len(unaccounted(core, unit.text)) == 1
 
 
 # --------------------------------------------------------------------------- judge
