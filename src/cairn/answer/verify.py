@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from cairn.answer.account import account, normalise_dates, unaccounted
+from cairn.answer.account import AccountToken, account, conflict, normalise_dates, unaccounted
 from cairn.answer.claims import GENERIC, NEGATIONS, Claim, split_claims, strip_lead_in
 from cairn.text.numbers import UNITS
 from cairn.text.sentences import clause_ranges, sentence_ranges
@@ -85,7 +85,6 @@ REASONS: dict[str, str] = {
     "date_missing": "a date in the claim is not in any matching evidence sentence",
     "code_missing": "a code span in the claim is not verbatim in the evidence",
     "content_missing": "part of the claim is not in any single evidence sentence",
-    "unaccounted": "an evidence sentence matches, but a word, modal, negation, quantifier, unit or role of the claim is not accounted for there",
     "no_overlap": "no evidence sentence shares content with the claim",
     "no_content": "the claim has nothing checkable",
     "no_evidence": "the capsule holds no evidence",
@@ -93,6 +92,11 @@ REASONS: dict[str, str] = {
     "unknown_citation": "the claim cites an evidence id that is not in the capsule",
     "instruction_span": "only an instruction-like evidence sentence matches; it is never support",
     "not_substantive": "meta text or a question; needs no support",
+    "modality_mismatch": "the evidence states the same thing with another modal (may/must/should/must not)",
+    "quantifier_mismatch": "the evidence states the same thing with another quantifier (up to/at least/more than)",
+    "frequency_mismatch": "the evidence states the same thing with another frequency (每天/每周/每月)",
+    "role_swap": "the evidence has the same words with the roles swapped (X replaced Y, from A to B)",
+    "unaccounted": "an evidence sentence matches, but a word, modal, negation, quantifier, unit or role of the claim is not accounted for there",
     "judge_failed": "the model judge raised an error",
     "judge_timeout": "the model judge did not answer in time",
     "judge_malformed": "the model judge answered something other than a verdict",
@@ -879,6 +883,11 @@ def _deterministic(
                 f"{contra[0].reason}: {contra[0].detail}",
             )
         return ClaimVerdict(claim, "supported", "aligned", (_ref(support[0], spans),))
+    for r, _a in sorted(trusted, key=lambda ra: not in_scope(ra[0])):
+        found = conflict(core, r.unit.text, table=r.unit.table, heading=r.unit.heading)
+        if found is not None:
+            ref = _span_ref(spans[r.unit.span_index], (), r.unit)
+            return ClaimVerdict(claim, "contradicted", found[0], (ref,), found[1])
     if contra:
         return ClaimVerdict(
             claim, "contradicted", contra[0].reason, (_ref(contra[0], spans),), contra[0].detail
@@ -950,17 +959,47 @@ def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
 
 
 def _concrete_conflict(core: str, r: _UnitResult) -> bool:
-    """A number or date conflict needs a claim number, quantity or date that the unit
-    does not state in any equivalent form ("1 minute" is stated by "60 seconds")."""
-    if r.reason not in ("number_mismatch", "date_mismatch"):
-        return True
-    return any(
-        t.kind == "n" or _DATE_TOKEN_RE.fullmatch(t.key) for t in unaccounted(core, r.unit.text)
-    )
+    """A contradiction names a concrete conflicting span: the unit states the rest of
+    the claim, and what it does not state is exactly the conflicting slot (a number or
+    date, the negation, an antonym, a name). "1 minute" is not in conflict with a unit
+    that says "60 seconds"; "does not apply to contractors" is not in conflict with
+    "Contractors are not covered" (nothing but paraphrase differs)."""
+    residue = _residue(core, r.unit)
+    match r.reason:
+        case "number_order":
+            return not residue
+        case "number_mismatch" | "date_mismatch":
+            return bool(residue) and all(
+                t.kind == "n" or _DATE_TOKEN_RE.fullmatch(t.key) for t in residue
+            )
+        case "negation_flip":
+            return all(t.key in NEGATIONS or t.key == "cannot" for t in residue)
+        case "antonym":
+            return len(residue) <= 2
+        case "entity_mismatch":
+            return bool(residue) and all(
+                t.text[:1].isupper() or any(c.isdigit() for c in t.text) for t in residue
+            )
+        case _:
+            return True
+
+
+def _residue(core: str, unit: _Unit) -> list[AccountToken]:
+    """The claim tokens the unit does not state (its heading, articles and the copula
+    aside)."""
+    head = unaccounted(core, unit.heading) if unit.heading else None
+    out = []
+    for t in unaccounted(core, unit.text):
+        if t.kind == "w" and t.key in ("be:present", "be:past"):
+            continue
+        if head is not None and t not in head:
+            continue  # named by the heading
+        out.append(t)
+    return out
 
 
 def _one_slot_conflict(core: str, unit: _Unit) -> bool:
-    return len(unaccounted(core, unit.text)) == 1
+    return len(_residue(core, unit)) == 1
 
 
 # --------------------------------------------------------------------------- judge
