@@ -54,6 +54,7 @@ __all__ = [
     "account_tokens",
     "conflict",
     "normalise_dates",
+    "overlap",
     "quantity_key",
     "unaccounted",
 ]
@@ -508,6 +509,22 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
 # --------------------------------------------------------------------------- account
 
 
+@functools.lru_cache(maxsize=8192)
+def _index(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str]]:
+    """The (kind, key) pairs and the word stems of ``text``, for membership tests."""
+    toks = account_tokens(text)
+    return (
+        frozenset((t.kind, t.key) for t in toks),
+        frozenset(t.stem for t in toks if t.kind == "w" and len(t.stem) >= 3),
+    )
+
+
+def _present(t: AccountToken, text: str) -> bool:
+    """``t`` matches some token of ``text`` (as :func:`_same`)."""
+    keys, stems = _index(text)
+    return (t.kind, t.key) in keys or (t.kind == "w" and len(t.stem) >= 3 and t.stem in stems)
+
+
 def _same(c: AccountToken, e: AccountToken) -> bool:
     if c.kind != e.kind:
         return False
@@ -553,6 +570,23 @@ def _group(ev: tuple[AccountToken, ...], at: int, step: int) -> list[int]:
         if step < 0 and _is_relation(t) and t.key == ev[at].key:
             break
         out.append(k)
+        k += step
+    return out
+
+
+def _claim_group(claim: list[AccountToken], i: int, step: int) -> list[AccountToken]:
+    """The claim's tokens next to the relation word at ``i`` (as :func:`_group`), only
+    names and numbers: the words that fill a role."""
+    out = []
+    k = i + step
+    while 0 <= k < len(claim):
+        t = claim[k]
+        if (t.kind == "p" and t.key in _CLAUSE_STOPS) or _is_relation(t):
+            break
+        if t.kind == "n" or (
+            t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text))
+        ):
+            out.append(t)
         k += step
     return out
 
@@ -608,10 +642,16 @@ def account(
     claim = [t for t in claim_all if t.kind != "p"]
     if not claim:
         return "nothing to account for"
+    for t in claim:  # fast path: most units lack some word of the claim
+        if not _present(t, evidence_text) and not (
+            (heading and _present(t, heading))
+            or (t.kind == "w" and (t.key in _TABLE_GLUE or t.key in _CODE_GLUE))
+            or (t.kind == "w" and t.key.startswith("be:"))
+        ):
+            return f"{t.text!r} not in the evidence"
     if table:
         claim = [t for t in claim if not (t.kind == "w" and t.key in _TABLE_GLUE)]
     if heading:
-        head = account_tokens(heading)
         named = [
             t
             for t in claim
@@ -619,8 +659,8 @@ def account(
             and t.key not in _QUALIFIERS
             and not _is_relation(t)
             and not t.key.startswith(("be:", "have"))
-            and not any(_same(t, e) for e in ev)
-            and any(_same(t, h) for h in head)
+            and not _present(t, evidence_text)
+            and _present(t, heading)
         ]
         if named:
             claim = [t for t in claim if t not in named]
@@ -653,11 +693,21 @@ def account(
         prev, nxt = _neighbour(claim_all, i, -1), _neighbour(claim_all, i, 1)
         if verb:
             prev = None  # a verb's subject may stand far before it; its object may not
+        right = _claim_group(claim_all, i, 1)
+        left = _claim_group(claim_all, i, -1) if verb else []
         ok = False
         for k, e in enumerate(ev):
             if not _same(t, e):
                 continue
-            if _side_ok(ev, k, prev, -1) and _side_ok(ev, k, nxt, 1):
+            if not (_side_ok(ev, k, prev, -1) and _side_ok(ev, k, nxt, 1)):
+                continue
+            # Everything the claim puts on one side of the relation is on that side in
+            # the evidence: "v1 replaces v2" is not "v2 replaces v1".
+            ev_right = [ev[p] for p in _group(ev, k, 1)]
+            ev_left = [ev[p] for p in _group(ev, k, -1)]
+            if all(any(_same(c, x) for x in ev_right) for c in right) and all(
+                any(_same(c, x) for x in ev_left) for c in left
+            ):
                 ok = True
                 break
         if not ok:
@@ -688,15 +738,27 @@ def account(
     return reason
 
 
+def overlap(claim_text: str, evidence_text: str) -> float:
+    """The share of the claim's tokens (articles and punctuation aside) found in the
+    evidence: a cheap filter before the full account."""
+    toks = [
+        t
+        for t in account_tokens(claim_text)
+        if t.kind != "p" and not (t.kind == "w" and t.key in _ARTICLES)
+    ]
+    if not toks:
+        return 0.0
+    return sum(_present(t, evidence_text) for t in toks) / len(toks)
+
+
 def unaccounted(claim_text: str, evidence_text: str) -> list[AccountToken]:
     """The claim tokens (articles and punctuation aside) with no match in the evidence."""
-    ev = account_tokens(evidence_text)
     return [
         t
         for t in account_tokens(claim_text)
         if t.kind != "p"
         and not (t.kind == "w" and t.key in _ARTICLES)
-        and not any(_same(t, e) for e in ev)
+        and not _present(t, evidence_text)
     ]
 
 
@@ -985,7 +1047,6 @@ def conflict(
     words with the roles swapped around a relation word (``role_swap``). ``None`` when
     there is no such concrete conflicting span."""
     ev = account_tokens(evidence_text)
-    head = account_tokens(heading) if heading else ()
     residue = [
         t
         for t in account_tokens(claim_text)
@@ -993,8 +1054,8 @@ def conflict(
         and not (t.kind == "w" and t.key in _ARTICLES)
         and not (t.kind == "w" and t.key in ("be:present", "be:past"))
         and not (table and t.kind == "w" and t.key in _TABLE_GLUE)
-        and not any(_same(t, e) for e in ev)
-        and not (t.kind == "w" and any(_same(t, h) for h in head))
+        and not _present(t, evidence_text)
+        and not (t.kind == "w" and heading and _present(t, heading))
     ]
     claim_keys = {t.key for t in account_tokens(claim_text)}
     extra = [e for e in ev if e.key not in claim_keys]

@@ -41,6 +41,7 @@ leaves the claim ``uncertain`` (``judge_failed``, ``judge_timeout``,
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import threading
 from bisect import bisect_right
@@ -48,7 +49,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from cairn.answer.account import AccountToken, account, conflict, normalise_dates, unaccounted
+from cairn.answer.account import (
+    AccountToken,
+    account,
+    conflict,
+    normalise_dates,
+    overlap,
+    unaccounted,
+)
 from cairn.answer.claims import GENERIC, NEGATIONS, Claim, split_claims, strip_lead_in
 from cairn.text.numbers import UNITS
 from cairn.text.sentences import clause_ranges, sentence_ranges
@@ -337,6 +345,7 @@ def _analyse_clause(
 _STRUCT_RE = re.compile(r"^\s*(?:[-*+•]\s|#|>|`|\d{1,3}[.)]\s)")
 
 
+@functools.lru_cache(maxsize=1024)
 def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
     """Cut one span into sentences; a line ending in ":" joins the code line after it;
     each table row is a unit of its own, read with the table's header line."""
@@ -849,9 +858,22 @@ def _deterministic(
     if not any(p.required or p.numbers or p.months or p.entities for p in parts) and not codes:
         return ClaimVerdict(claim, "insufficient", "no_content", ())
 
-    results = [_match_unit(parts, codes, u) for u in units]
     core = _account_text(claim.text)
-    strict = [_strict(core, codes, u) for u in units]
+    shares = [overlap(core, u.text) for u in units]
+    # The sentence-level alignment only serves contradictions and reasons; a unit that
+    # holds less than half of the claim can give neither.
+    results = [
+        _match_unit(parts, codes, u)
+        if share >= _MIN_SHARE
+        else _UnitResult(
+            u, False, False, "no_overlap" if share == 0 else "content_missing", share / 2, (), ""
+        )
+        for u, share in zip(units, shares, strict=True)
+    ]
+    strict = [
+        _strict(core, codes, u) if share >= _MIN_SHARE or codes else "too little in common"
+        for u, share in zip(units, shares, strict=True)
+    ]
     known = {s.evidence_id for s in spans}
     cited = [c for c in claim.cited if c in known]
     unknown = [c for c in claim.cited if c not in known]
@@ -883,7 +905,10 @@ def _deterministic(
                 f"{contra[0].reason}: {contra[0].detail}",
             )
         return ClaimVerdict(claim, "supported", "aligned", (_ref(support[0], spans),))
+    share_of = {id(u): share for u, share in zip(units, shares, strict=True)}
     for r, _a in sorted(trusted, key=lambda ra: not in_scope(ra[0])):
+        if share_of[id(r.unit)] < _MIN_SHARE:
+            continue
         found = conflict(core, r.unit.text, table=r.unit.table, heading=r.unit.heading)
         if found is not None:
             ref = _span_ref(spans[r.unit.span_index], (), r.unit)
@@ -936,6 +961,7 @@ def _deterministic(
     return ClaimVerdict(claim, "insufficient", best.reason, (), best.detail)
 
 
+_MIN_SHARE = 0.5
 _CITATION_RE = re.compile(r"\[(?:[A-Za-z]*\d+[^\]]*)\]")
 
 
