@@ -188,3 +188,31 @@ def test_dates_keep_offsets() -> None:
 def test_account_explains_what_is_missing() -> None:
     assert account("Workers must be restarted.", "Workers may be restarted.") is not None
     assert account("Workers may be restarted.", "Workers may be restarted.") is None
+
+
+def test_a_table_number_comes_from_its_own_cell() -> None:
+    table = "\n".join(
+        [
+            "| Model | CPU | RAM |",
+            "|---|---|---|",
+            "| Lyra 14 G3 | 12 cores | 16 GB |",
+            "| Lyra 16 G3 | 14 cores | 32 GB |",
+        ]
+    )
+    span = EvidenceSpan("E1", table, "u", 1, 4)
+    assert verdict("The Lyra 14 G3 has 32 GB of RAM.", span) != "supported"
+    assert verdict("The Lyra 14 G3 has 16 GB of RAM.", span) == "supported"
+
+
+def test_clauses_are_accounted_one_by_one() -> None:
+    span = EvidenceSpan(
+        "E1", "Python 3.12 is now supported; Python 3.8 is no longer supported.", "u", 1, 1
+    )
+    assert (
+        verdict("Python 3.8 is now supported; Python 3.12 is no longer supported.", span)
+        != "supported"
+    )
+    assert (
+        verdict("Python 3.12 is now supported; Python 3.8 is no longer supported.", span)
+        == "supported"
+    )

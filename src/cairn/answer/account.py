@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -574,6 +575,54 @@ def _group(ev: tuple[AccountToken, ...], at: int, step: int) -> list[int]:
     return out
 
 
+def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
+    """In a table row, a number of the claim must be read from a cell that says nothing
+    else, or next to a word the claim puts next to it: "Lyra 14 G3" is not accounted by
+    "Lyra 16 G3" and "14 cores" in the same row."""
+    cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in reading.split(" ; ")]
+    words = [t for t in claim if t.kind != "p" and not (t.kind == "w" and t.key in _TABLE_GLUE)]
+    for i, t in enumerate(words):
+        if t.kind != "n":
+            continue
+        near = [words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)]
+        ok = False
+        for cell in cells:
+            if not any(_same(t, e) for e in cell):
+                continue
+            rest = [e for e in cell if e.kind != "p" and not _same(t, e)]
+            if all(any(_same(c, e) for c in words) for e in rest) or any(
+                _same(c, e) for c in near for e in rest
+            ):
+                ok = True
+                break
+        if not ok:
+            return f"{t.text!r} is in a cell about something else"
+    return None
+
+
+def _clause_binding(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str | None:
+    """A claim of several clauses ("A is now supported; B is no longer supported") is
+    accounted clause by clause, each by one clause of the evidence."""
+
+    def split(tokens: Sequence[AccountToken]) -> list[list[AccountToken]]:
+        out: list[list[AccountToken]] = [[]]
+        for t in tokens:
+            if t.kind == "p" and t.key in ";.":
+                out.append([])
+            elif t.kind != "p":
+                out[-1].append(t)
+        return [c for c in out if c]
+
+    clauses = split(claim)
+    if len(clauses) < 2:
+        return None
+    ev_clauses = split(ev)
+    for clause in clauses:
+        if not any(all(any(_same(t, e) for e in evc) for t in clause) for evc in ev_clauses):
+            return "its clauses are not each in one clause of the evidence"
+    return None
+
+
 def _claim_group(claim: list[AccountToken], i: int, step: int) -> list[AccountToken]:
     """The claim's tokens next to the relation word at ``i`` (as :func:`_group`), only
     names and numbers: the words that fill a role."""
@@ -684,7 +733,10 @@ def account(
             return f"{t.text!r} not in the evidence"
         cands.append(pos)
     if table:
-        return None
+        return _table_binding(claim_all, evidence_text)
+    problem = _clause_binding(claim_all, ev)
+    if problem:
+        return problem
     # Relations: the claim's neighbours on each side of a relation word stay there.
     for i, t in enumerate(claim_all):
         if not _is_relation(t):
