@@ -623,14 +623,18 @@ def _clause_binding(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> 
     return None
 
 
-def _claim_group(claim: list[AccountToken], i: int, step: int) -> list[AccountToken]:
+def _claim_group(
+    claim: list[AccountToken], i: int, step: int, *, stop_at_same: bool = False
+) -> list[AccountToken]:
     """The claim's tokens next to the relation word at ``i`` (as :func:`_group`), only
     names and numbers: the words that fill a role."""
     out = []
     k = i + step
     while 0 <= k < len(claim):
         t = claim[k]
-        if (t.kind == "p" and t.key in _CLAUSE_STOPS) or _is_relation(t):
+        if t.kind == "p" and t.key in _CLAUSE_STOPS:
+            break
+        if _is_relation(t) and (not stop_at_same or t.key == claim[i].key):
             break
         if t.kind == "n" or (
             t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text))
@@ -1115,11 +1119,14 @@ def conflict(
         return _cjk_conflict(list(account_tokens(claim_text)), ev)
     if not residue:
         problem = account(claim_text, evidence_text, table=table, heading=heading)
-        if problem and "relates other things" in problem:
-            return "role_swap", problem
-        extra_neg = [e for e in extra if e.kind == "w" and e.key in _NEGATIONS]
-        if problem and extra_neg and len(ev) <= 3 * len(claim_keys):
-            return "negation_flip", f"evidence {extra_neg[0].text!r}"
+        if problem is None:
+            return None
+        swap = _swapped_roles(list(account_tokens(claim_text)), ev)
+        if swap:
+            return "role_swap", swap
+        said = re.match(r"the evidence says '(\w+)'", problem)
+        if said and said.group(1).lower() in ("not", "no", "never", "cannot"):
+            return "negation_flip", f"evidence {said.group(1)!r}"
         return None
     words = [t for t in residue if t.kind == "w"]
     if len(words) == len(residue) and all(t.key in _MODALS or t.key in _NEGATIONS for t in words):
@@ -1148,6 +1155,34 @@ def conflict(
         other = [e for e in extra if e.kind == "c" and e.key in _PERIOD_CHARS]
         if other:
             return "frequency_mismatch", f"claim {residue[0].text!r}, evidence {other[0].text!r}"
+    return None
+
+
+def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str | None:
+    """A relation word whose claim neighbours (names, numbers) stand on the opposite
+    sides of it in the evidence: "v1 replaces v2" against "v2 replaces v1"."""
+    for i, t in enumerate(claim):
+        if not _is_relation(t):
+            continue
+        left = _claim_group(claim, i, -1, stop_at_same=True)
+        right = _claim_group(claim, i, 1)
+        only_left = [c for c in left if not any(_same(c, r) for r in right)]
+        only_right = [c for c in right if not any(_same(c, x) for x in left)]
+        if not only_left or not only_right:
+            continue
+        for k, e in enumerate(ev):
+            if not _same(t, e):
+                continue
+            ev_left = [ev[p] for p in _group(ev, k, -1)]
+            ev_right = [ev[p] for p in _group(ev, k, 1)]
+
+            def side(c: AccountToken, toks: list[AccountToken]) -> bool:
+                return any(_same(c, x) for x in toks)
+
+            if any(side(c, ev_right) and not side(c, ev_left) for c in only_left) and any(
+                side(c, ev_left) and not side(c, ev_right) for c in only_right
+            ):
+                return f"{t.text!r} relates them the other way round in the evidence"
     return None
 
 
