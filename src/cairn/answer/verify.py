@@ -1,24 +1,25 @@
 """Claim verification against exact Capsule evidence spans (the "Claim verdict" contract).
 
-The verifier is built for precision: a claim is ``supported`` only when one sentence of
-the evidence (one *unit*: a prose sentence, or a description line with the command
-that follows it) accounts for all of it:
+The verifier is built for precision. A claim is ``supported`` only when one evidence
+*unit* (a prose sentence, a description line with the command that follows it, or one
+table row read with its header) accounts for every token of it, as
+:mod:`cairn.answer.account` defines: every word (by inflection), modal, negation,
+quantifier, tense marker, connective and preposition is found there; numbers, quantities
+(exact unit conversion), dates (any written form) and versions match; the roles around
+relation words keep their sides; nothing of the copied evidence is dropped but a whole
+conjunct, a parenthesis or a prepositional phrase; every code span (```tar xf```) is
+found verbatim. The same holds character by character for CJK text. A unit that
+matches the claim only in part gives ``insufficient`` with reason ``unaccounted`` and
+the first unaccounted token as detail.
 
-* every clause of the claim aligns with one clause of that sentence;
-* every content word of the clause is found there (light stemming; a short list of
-  reporting words such as "study", "found", "shows" may stay unmatched);
-* every number (value and unit; "three" = 3, "10 per cent" = "10%", "15th" = 15) is
-  found there next to the same context words, and numbers that share a unit keep their
-  order; every month/weekday and every named entity (capitalised word, mixed-case or
-  alphanumeric name) is found there; every code span (```tar xf```) is found verbatim;
-* the clause and its evidence have the same polarity (``not``, ``no``, ``never``,
-  ``without``, ``no longer``, ``n't``, ...).
-
-A claim is ``contradicted`` only when evidence states something conflicting about the
-same predicate: a sentence that matches the rest of the claim well (>= 75% of its
-content words, all its entities) but states a different number or date, the opposite
-polarity, an antonym ("increases"/"decreases") or another name in the same slot.
-Anything else is ``insufficient``: missing evidence is never a contradiction.
+A claim is ``contradicted`` only with a concrete conflicting span: a unit that states
+everything of the claim but one slot, and something else in that slot (a number or
+quantity, a date, a modal, the polarity, a quantifier, an antonym, a name, a CJK
+frequency, or the same names with the roles swapped). A claim some unit accounts for is
+never contradicted, unless another span states all of it but one conflicting value
+(``conflicting_evidence``). Anything else is ``insufficient``: missing evidence is never
+a contradiction. (The clause-level alignment of the earlier verifier still finds the
+candidate conflicts and the reason codes of ``insufficient`` verdicts.)
 
 Citations. A claim that cites evidence is checked against the cited spans. If only an
 uncited span supports it, the verdict is ``insufficient`` with reason
