@@ -428,4 +428,6 @@ def test_case_set_meets_targets() -> None:
     false_support = [e for e in result["errors"] if e["false_support"]]
     assert false_support == [], json.dumps(false_support, indent=1)
     assert total.precision == 1.0
-    assert total.recall >= 0.8
+    # Issue 12: "supported" needs every claim token accounted in one sentence; the
+    # paraphrases among the "faithful" claims of this set are now insufficient.
+    assert total.recall >= 0.65

@@ -1,24 +1,25 @@
 """Claim verification against exact Capsule evidence spans (the "Claim verdict" contract).
 
-The verifier is built for precision: a claim is ``supported`` only when one sentence of
-the evidence (one *unit*: a prose sentence, or a description line with the command
-that follows it) accounts for all of it:
+The verifier is built for precision. A claim is ``supported`` only when one evidence
+*unit* (a prose sentence, a description line with the command that follows it, or one
+table row read with its header) accounts for every token of it, as
+:mod:`cairn.answer.account` defines: every word (by inflection), modal, negation,
+quantifier, tense marker, connective and preposition is found there; numbers, quantities
+(exact unit conversion), dates (any written form) and versions match; the roles around
+relation words keep their sides; nothing of the copied evidence is dropped but a whole
+conjunct, a parenthesis or a prepositional phrase; every code span (```tar xf```) is
+found verbatim. The same holds character by character for CJK text. A unit that
+matches the claim only in part gives ``insufficient`` with reason ``unaccounted`` and
+the first unaccounted token as detail.
 
-* every clause of the claim aligns with one clause of that sentence;
-* every content word of the clause is found there (light stemming; a short list of
-  reporting words such as "study", "found", "shows" may stay unmatched);
-* every number (value and unit; "three" = 3, "10 per cent" = "10%", "15th" = 15) is
-  found there next to the same context words, and numbers that share a unit keep their
-  order; every month/weekday and every named entity (capitalised word, mixed-case or
-  alphanumeric name) is found there; every code span (```tar xf```) is found verbatim;
-* the clause and its evidence have the same polarity (``not``, ``no``, ``never``,
-  ``without``, ``no longer``, ``n't``, ...).
-
-A claim is ``contradicted`` only when evidence states something conflicting about the
-same predicate: a sentence that matches the rest of the claim well (>= 75% of its
-content words, all its entities) but states a different number or date, the opposite
-polarity, an antonym ("increases"/"decreases") or another name in the same slot.
-Anything else is ``insufficient``: missing evidence is never a contradiction.
+A claim is ``contradicted`` only with a concrete conflicting span: a unit that states
+everything of the claim but one slot, and something else in that slot (a number or
+quantity, a date, a modal, the polarity, a quantifier, an antonym, a name, a CJK
+frequency, or the same names with the roles swapped). A claim some unit accounts for is
+never contradicted, unless another span states all of it but one conflicting value
+(``conflicting_evidence``). Anything else is ``insufficient``: missing evidence is never
+a contradiction. (The clause-level alignment of the earlier verifier still finds the
+candidate conflicts and the reason codes of ``insufficient`` verdicts.)
 
 Citations. A claim that cites evidence is checked against the cited spans. If only an
 uncited span supports it, the verdict is ``insufficient`` with reason
@@ -41,6 +42,7 @@ leaves the claim ``uncertain`` (``judge_failed``, ``judge_timeout``,
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import threading
 from bisect import bisect_right
@@ -48,6 +50,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from cairn.answer.account import (
+    AccountToken,
+    account,
+    conflict,
+    normalise_dates,
+    overlap,
+    unaccounted,
+)
 from cairn.answer.claims import GENERIC, NEGATIONS, Claim, split_claims, strip_lead_in
 from cairn.text.numbers import UNITS
 from cairn.text.sentences import clause_ranges, sentence_ranges
@@ -91,6 +101,11 @@ REASONS: dict[str, str] = {
     "unknown_citation": "the claim cites an evidence id that is not in the capsule",
     "instruction_span": "only an instruction-like evidence sentence matches; it is never support",
     "not_substantive": "meta text or a question; needs no support",
+    "modality_mismatch": "the evidence states the same thing with another modal (may/must/should/must not)",
+    "quantifier_mismatch": "the evidence states the same thing with another quantifier (up to/at least/more than)",
+    "frequency_mismatch": "the evidence states the same thing with another frequency (每天/每周/每月)",
+    "role_swap": "the evidence has the same words with the roles swapped (X replaced Y, from A to B)",
+    "unaccounted": "an evidence sentence matches, but a word, modal, negation, quantifier, unit or role of the claim is not accounted for there",
     "judge_failed": "the model judge raised an error",
     "judge_timeout": "the model judge did not answer in time",
     "judge_malformed": "the model judge answered something other than a verdict",
@@ -217,6 +232,9 @@ class _Unit:
     flat: str
     codes: tuple[re.Pattern[str], ...]
     instruction: bool
+    text: str = ""  # the unit's own text (a table row: its header line, then the row)
+    table: bool = False
+    heading: str = ""  # the document title and the section heading above the unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,12 +346,17 @@ def _analyse_clause(
 _STRUCT_RE = re.compile(r"^\s*(?:[-*+•]\s|#|>|`|\d{1,3}[.)]\s)")
 
 
+@functools.lru_cache(maxsize=1024)
 def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
-    """Cut one span into sentences; a line ending in ":" joins the code line after it."""
-    text = span.text
+    """Cut one span into sentences; a line ending in ":" joins the code line after it;
+    each table row is a unit of its own, read with the table's header line."""
+    text = normalise_dates(span.text)  # same length: offsets and quotes keep
     blocks: list[tuple[int, int]] = []
+    rows: list[tuple[int, int, str]] = []
+    header = ""
     pos = 0
     cur: tuple[int, int] | None = None
+    prev_row = False
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
         a, b = pos, pos + len(body)
@@ -342,7 +365,22 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
             if cur:
                 blocks.append(cur)
             cur = None
+            prev_row = False
             continue
+        if body.lstrip().startswith("|") and body.rstrip().endswith("|"):
+            if cur:
+                blocks.append(cur)
+            cur = None
+            if _TABLE_RULE_RE.match(body):
+                prev_row = True
+                continue
+            if not prev_row:
+                header = body
+            else:
+                rows.append((a, b, header))
+            prev_row = True
+            continue
+        prev_row = False
         stripped = body.lstrip()
         if _STRUCT_RE.match(body):
             if cur:
@@ -390,9 +428,50 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
                 flat=" ".join(body.split()),
                 codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
                 instruction=bool(_INSTRUCTION_RE.search(body)),
+                text=_CODE_SPAN_RE.sub(" ", _clean(body)),
+                heading=_heading(headings, a),
+            )
+        )
+    for a, b, head in rows:
+        body = text[a:b]
+        title = next((h for pos, h in reversed(headings) if pos < a), "")
+        context = frozenset(_canon(t.stem) for t in tokenize(title + " " + head) if _is_content(t))
+        units.append(
+            _Unit(
+                span_index=index,
+                evidence_id=span.evidence_id,
+                start=a,
+                end=b,
+                clauses=(_analyse_clause(text, a, b, context),),
+                flat=" ".join(body.split()),
+                codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
+                instruction=bool(_INSTRUCTION_RE.search(body)),
+                text=_CODE_SPAN_RE.sub(" ", _table_reading(head, body)),
+                table=True,
+                heading=_heading(headings, a),
             )
         )
     return units
+
+
+def _heading(headings: Sequence[tuple[int, str]], at: int) -> str:
+    """The first heading of the span and the nearest heading above ``at``."""
+    above = [h for pos, h in headings if pos < at]
+    if not above:
+        return ""
+    return above[0] if len(above) == 1 else f"{above[0]} ; {above[-1]}"
+
+
+_TABLE_RULE_RE = re.compile(r"^\s*\|[\s|:-]+\|\s*$")
+
+
+def _table_reading(header: str, row: str) -> str:
+    """A table row read with its header: "Header: cell; Header: cell"."""
+    heads = [h.strip() for h in header.strip().strip("|").split("|")]
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    if len(heads) != len(cells):
+        return " ; ".join(cells)
+    return " ; ".join(f"{h} : {c}" for h, c in zip(heads, cells, strict=True))
 
 
 def _code_pattern(code: str) -> re.Pattern[str]:
@@ -422,7 +501,7 @@ _CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 
 
 def _claim_parts(text: str) -> tuple[list[_ClaimClause], list[str]]:
-    core = strip_lead_in(text)
+    core = normalise_dates(strip_lead_in(text))
     codes = [" ".join(m.group(1).split()) for m in _CODE_SPAN_RE.finditer(core)]
     clauses: list[_ClaimClause] = []
     first_word = True
@@ -634,13 +713,14 @@ def _match_clause(cc: _ClaimClause, ev: _Clause) -> tuple[_Match, dict[int, int]
         if not rest and strong(len(entity_stems & set(cc.required))):
             other_name = _entity_swap(cc, ent_missing, ev)
             if other_name:
+                is_date = bool(_DATE_TOKEN_RE.fullmatch(ent_missing[0]))
                 return _Match(
                     False,
                     True,
-                    "entity_mismatch",
+                    "date_mismatch" if is_date else "entity_mismatch",
                     coverage,
                     ev,
-                    f"claim {ent_missing[0]!r}, evidence {other_name!r}",
+                    f"claim {_shown(ent_missing[0])!r}, evidence {_shown(other_name)!r}",
                 ), positions
 
     if ent_missing:
@@ -654,6 +734,17 @@ def _match_clause(cc: _ClaimClause, ev: _Clause) -> tuple[_Match, dict[int, int]
     else:
         reason, detail = "content_missing", "polarity differs"
     return _Match(False, False, reason, coverage, ev, detail), positions
+
+
+_DATE_TOKEN_RE = re.compile(r"d\d{8}|m\d{6}")
+
+
+def _shown(word: str) -> str:
+    """A normalised date token as an ISO date (``d20260201`` -> ``2026-02-01``)."""
+    if _DATE_TOKEN_RE.fullmatch(word):
+        d = word[1:]
+        return "-".join(p for p in (d[:4], d[4:6], d[6:8]) if p)
+    return word
 
 
 def _order_ok(cc: _ClaimClause, positions: dict[int, int], ev: _Clause) -> bool:
@@ -768,7 +859,22 @@ def _deterministic(
     if not any(p.required or p.numbers or p.months or p.entities for p in parts) and not codes:
         return ClaimVerdict(claim, "insufficient", "no_content", ())
 
-    results = [_match_unit(parts, codes, u) for u in units]
+    core = _account_text(claim.text)
+    shares = [overlap(core, u.text) for u in units]
+    # The sentence-level alignment only serves contradictions and reasons; a unit that
+    # holds less than half of the claim can give neither.
+    results = [
+        _match_unit(parts, codes, u)
+        if share >= _MIN_SHARE
+        else _UnitResult(
+            u, False, False, "no_overlap" if share == 0 else "content_missing", share / 2, (), ""
+        )
+        for u, share in zip(units, shares, strict=True)
+    ]
+    strict = [
+        _strict(core, codes, u) if share >= _MIN_SHARE or codes else "too little in common"
+        for u, share in zip(units, shares, strict=True)
+    ]
     known = {s.evidence_id for s in spans}
     cited = [c for c in claim.cited if c in known]
     unknown = [c for c in claim.cited if c not in known]
@@ -776,13 +882,20 @@ def _deterministic(
     def in_scope(r: _UnitResult) -> bool:
         return not claim.cited or r.unit.evidence_id in cited
 
-    trusted = [r for r in results if not r.unit.instruction]
-    support = [r for r in trusted if r.ok and in_scope(r)]
+    trusted = [(r, a) for r, a in zip(results, strict, strict=True) if not r.unit.instruction]
+    support = [r for r, a in trusted if a is None and in_scope(r)]
     contra = sorted(
-        (r for r in trusted if r.contradiction), key=lambda r: (not in_scope(r), -r.score)
+        (
+            r
+            for r, a in trusted
+            if r.contradiction and a is not None and _concrete_conflict(core, r)
+        ),
+        key=lambda r: (not in_scope(r), -r.score),
     )
     if support:
-        contra = [r for r in contra if r.score >= 1.0]
+        # Another span conflicts only if it states all of the claim but the one
+        # conflicting value (a different date for the same event, ...).
+        contra = [r for r in contra if _one_slot_conflict(core, r.unit)]
         if contra:
             refs = (_ref(contra[0], spans), _ref(support[0], spans))
             return ClaimVerdict(
@@ -793,11 +906,19 @@ def _deterministic(
                 f"{contra[0].reason}: {contra[0].detail}",
             )
         return ClaimVerdict(claim, "supported", "aligned", (_ref(support[0], spans),))
+    share_of = {id(u): share for u, share in zip(units, shares, strict=True)}
+    for r, _a in sorted(trusted, key=lambda ra: not in_scope(ra[0])):
+        if share_of[id(r.unit)] < _MIN_SHARE:
+            continue
+        found = conflict(core, r.unit.text, table=r.unit.table, heading=r.unit.heading)
+        if found is not None:
+            ref = _span_ref(spans[r.unit.span_index], (), r.unit)
+            return ClaimVerdict(claim, "contradicted", found[0], (ref,), found[1])
     if contra:
         return ClaimVerdict(
             claim, "contradicted", contra[0].reason, (_ref(contra[0], spans),), contra[0].detail
         )
-    elsewhere = [r for r in trusted if r.ok]
+    elsewhere = [r for r, a in trusted if a is None]
     if elsewhere:
         ref = _ref(elsewhere[0], spans)
         where = f"{ref.evidence_id} lines {ref.start_line}-{ref.end_line}"
@@ -816,7 +937,7 @@ def _deterministic(
             (),
             f"cites {', '.join(claim.cited)}; content is in {where}",
         )
-    if any(r.ok for r in results):
+    if any(a is None for a in strict):
         return ClaimVerdict(
             claim,
             "insufficient",
@@ -828,9 +949,84 @@ def _deterministic(
         return ClaimVerdict(
             claim, "insufficient", "unknown_citation", (), f"cites {', '.join(unknown)}"
         )
-    pool = [r for r in trusted if in_scope(r)] or trusted or results
-    best = max(pool, key=lambda r: r.score)
+    pool = (
+        [(r, a) for r, a in trusted if in_scope(r)]
+        or trusted
+        or list(zip(results, strict, strict=True))
+    )
+    # A unit the old alignment accepted but the strict account did not: say why.
+    aligned = [(r, a) for r, a in pool if r.ok]
+    if aligned:
+        return ClaimVerdict(claim, "insufficient", "unaccounted", (), aligned[0][1] or "")
+    best, _ = max(pool, key=lambda ra: ra[0].score)
     return ClaimVerdict(claim, "insufficient", best.reason, (), best.detail)
+
+
+_MIN_SHARE = 0.5
+_CITATION_RE = re.compile(r"\[(?:[A-Za-z]*\d+[^\]]*)\]")
+
+
+def _account_text(text: str) -> str:
+    """The claim as the strict account reads it: no lead-in, citations or code spans."""
+    core = strip_lead_in(text)
+    core = _CITATION_RE.sub(" ", core)
+    return _CODE_SPAN_RE.sub(" ", _clean(core))
+
+
+def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
+    """None when ``unit`` accounts for the whole claim (see :mod:`cairn.answer.account`)."""
+    missing_code = [
+        c for c in codes if c not in unit.flat and not any(p.fullmatch(c) for p in unit.codes)
+    ]
+    if missing_code:
+        return f"code {missing_code[0]!r} not in the evidence"
+    if not core.strip(" .;:,!?"):
+        return None if codes else "nothing to account for"
+    return account(core, unit.text, table=unit.table, heading=unit.heading, code_glue=bool(codes))
+
+
+def _concrete_conflict(core: str, r: _UnitResult) -> bool:
+    """A contradiction names a concrete conflicting span: the unit states the rest of
+    the claim, and what it does not state is exactly the conflicting slot (a number or
+    date, the negation, an antonym, a name). "1 minute" is not in conflict with a unit
+    that says "60 seconds"; "does not apply to contractors" is not in conflict with
+    "Contractors are not covered" (nothing but paraphrase differs)."""
+    residue = _residue(core, r.unit)
+    match r.reason:
+        case "number_order":
+            return not residue
+        case "number_mismatch" | "date_mismatch":
+            return bool(residue) and all(
+                t.kind == "n" or _DATE_TOKEN_RE.fullmatch(t.key) for t in residue
+            )
+        case "negation_flip":
+            return all(t.key in NEGATIONS or t.key == "cannot" for t in residue)
+        case "antonym":
+            return len(residue) <= 2
+        case "entity_mismatch":
+            return bool(residue) and all(
+                t.text[:1].isupper() or any(c.isdigit() for c in t.text) for t in residue
+            )
+        case _:
+            return True
+
+
+def _residue(core: str, unit: _Unit) -> list[AccountToken]:
+    """The claim tokens the unit does not state (its heading, articles and the copula
+    aside)."""
+    head = unaccounted(core, unit.heading) if unit.heading else None
+    out = []
+    for t in unaccounted(core, unit.text):
+        if t.kind == "w" and t.key in ("be:present", "be:past"):
+            continue
+        if head is not None and t not in head:
+            continue  # named by the heading
+        out.append(t)
+    return out
+
+
+def _one_slot_conflict(core: str, unit: _Unit) -> bool:
+    return len(_residue(core, unit)) == 1
 
 
 # --------------------------------------------------------------------------- judge

@@ -1,0 +1,218 @@
+"""The strict token account behind "supported" (issue 12): one test per failure kind
+and per declared equivalence, through the public ``verify_claims``."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from cairn.answer import Claim, EvidenceSpan, verify_claims
+from cairn.answer.account import account, account_tokens, normalise_dates, quantity_key
+
+NOTE = "\n".join(
+    [
+        "# Payments runbook",
+        "",
+        "The rollback to 4.11.3 was approved by Priya Raman and carried out by Tom Becker.",
+        "Orders API v2 replaces Orders API v1.",
+        "Workers may be restarted one at a time without approval.",
+        "A migration of the queue from RabbitMQ to Kafka is planned for Q3 2026.",
+        "On-call engineers must not rotate the key themselves.",
+        "The secondary on-call engineer may escalate to the incident commander at any time.",
+        "PGWHighLatency fires when p99 latency exceeds 800 ms for 10 minutes.",
+        "The queue backlog grew after a deploy of pgw 4.12.",
+        "PGWQueueBacklog fires when more than 50,000 messages wait in the settlement queue.",
+        "Python 3.10 is required from release 2.0.",
+        "Store below 25 °C in the original package.",
+        "Promotion takes 90 minutes.",
+        "The link runs at 50 Mbit/s.",
+        "The current key expires on 2026-02-01.",
+        "Partners receive 10 days of paid partner leave.",
+        "The primary on-call engineer must acknowledge a page within 5 minutes.",
+        "The runbook covers the payments gateway in production and staging.",
+        "The partner leave was extended from 5 to 10 days.",
+        "Prices rose in 2025.",
+        "",
+        "| Method | Path | Rate limit |",
+        "|---|---|---|",
+        "| GET | /v2/orders | 600 requests/min |",
+        "| PATCH | /v2/orders/{id} | 60 requests/min |",
+    ]
+)
+SPAN = EvidenceSpan("E1", NOTE, "cairn://notes/runbook.md", 1, NOTE.count("\n") + 1)
+
+ZH = "核心业务数据库每天进行一次全量备份，每小时进行一次增量备份。\n每份备份至少保存两个副本。\n恢复时间目标为4小时。"
+ZH_SPAN = EvidenceSpan("E1", ZH, "cairn://notes/zh.md", 1, 3)
+
+
+def verdict(text: str, span: EvidenceSpan = SPAN) -> str:
+    return verify_claims([Claim("c1", text, (), True)], [span])[0].verdict
+
+
+# --------------------------------------------------------------------------- failures
+
+
+@pytest.mark.parametrize(
+    ("kind", "claim"),
+    [
+        (
+            "role swap",
+            "The rollback to 4.11.3 was approved by Tom Becker and carried out by Priya Raman.",
+        ),
+        ("role swap (replaces)", "Orders API v1 replaces Orders API v2."),
+        ("role swap (from/to)", "The partner leave was extended from 10 to 5 days."),
+        ("modality", "Workers must be restarted one at a time."),
+        ("modality (must not -> may)", "On-call engineers may rotate the key themselves."),
+        ("tense", "The queue has been migrated from RabbitMQ to Kafka."),
+        ("negation dropped", "On-call engineers must rotate the key themselves."),
+        ("scope", "Any on-call engineer may escalate to the incident commander at any time."),
+        (
+            "scope (modifier dropped)",
+            "The on-call engineer must acknowledge a page within 5 minutes.",
+        ),
+        ("unit changed", "PGWHighLatency fires when p99 latency exceeds 800 s for 10 minutes."),
+        ("unit changed (°C -> °F)", "Store below 25 °F in the original package."),
+        ("unit changed (bit -> byte)", "The link runs at 50 MB/s."),
+        ("antonym", "Prices fell in 2025."),
+        ("causal", "The queue backlog grew because of a deploy of pgw 4.12."),
+        (
+            "quantifier",
+            "PGWQueueBacklog fires when up to 50,000 messages wait in the settlement queue.",
+        ),
+        ("version 3.10 -> 3.1", "Python 3.1 is required from release 2.0."),
+        ("wrong table row", "PATCH /v2/orders/{id} has a rate limit of 600 requests/min."),
+    ],
+)
+def test_unsupported_kinds_are_never_supported(kind: str, claim: str) -> None:
+    assert verdict(claim) != "supported", kind
+
+
+@pytest.mark.parametrize(
+    ("claim", "reason"),
+    [
+        ("Orders API v1 replaces Orders API v2.", "role_swap"),
+        ("On-call engineers may rotate the key themselves.", "modality_mismatch"),
+        ("PGWHighLatency fires when p99 latency exceeds 800 s for 10 minutes.", "number_mismatch"),
+        ("Python 3.1 is required from release 2.0.", "number_mismatch"),
+        ("PATCH /v2/orders/{id} has a rate limit of 600 requests/min.", "number_mismatch"),
+    ],
+)
+def test_contradictions_name_the_conflicting_slot(claim: str, reason: str) -> None:
+    v = verify_claims([Claim("c1", claim, (), True)], [SPAN])[0]
+    assert (v.verdict, v.reason) == ("contradicted", reason)
+    assert v.spans
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "核心业务数据库每周进行一次全量备份。",  # frequency changed
+        "财务系统每天进行一次全量备份。",  # object changed
+        "每份备份至少保存三个副本。",  # number changed
+    ],
+)
+def test_cjk_changes_are_never_supported(claim: str) -> None:
+    assert verdict(claim, ZH_SPAN) != "supported"
+
+
+def test_cjk_frequency_change_is_a_contradiction() -> None:
+    v = verify_claims([Claim("c1", "核心业务数据库每周进行一次全量备份。", (), True)], [ZH_SPAN])[0]
+    assert (v.verdict, v.reason) == ("contradicted", "frequency_mismatch")
+
+
+# --------------------------------------------------------------------------- equivalences
+
+
+@pytest.mark.parametrize(
+    ("kind", "claim"),
+    [
+        ("verbatim", "Workers may be restarted one at a time without approval."),
+        ("°C -> °F exact", "Store below 77 °F in the original package."),
+        ("90 minutes = 1.5 hours", "Promotion takes 1.5 hours."),
+        ("Mbit/s -> MB/s exact", "The link runs at 6.25 MB/s."),
+        ("ISO vs written date", "The current key expires on 1 February 2026."),
+        ("ISO vs US date", "The current key expires on February 1, 2026."),
+        ("number word", "Partners receive ten days of paid partner leave."),
+        ("inflection", "The primary on-call engineer must acknowledge pages within 5 minutes."),
+        (
+            "reordered coordination",
+            "The runbook covers the payments gateway in staging and production.",
+        ),
+        ("table row", "GET /v2/orders has a rate limit of 600 requests/min."),
+        ("CJK verbatim", "核心业务数据库每天进行一次全量备份，每小时进行一次增量备份。"),
+        ("CJK number word", "每份备份至少保存2个副本。"),
+        ("CJK unit equivalence", "恢复时间目标为240分钟。"),
+    ],
+)
+def test_exact_equivalences_are_supported(kind: str, claim: str) -> None:
+    span = ZH_SPAN if any("\u4e00" <= ch <= "\u9fff" for ch in claim) else SPAN
+    assert verdict(claim, span) == "supported", kind
+
+
+def test_verbatim_match_is_never_contradicted_by_another_sentence() -> None:
+    other = EvidenceSpan("E2", "Incubate at room temperature for 1 minute.", "u", 1, 1)
+    mine = EvidenceSpan("E1", "Incubate at 56 °C for 10 minutes.", "u", 1, 1)
+    v = verify_claims([Claim("c1", "Incubate at 56 °C for 10 minutes.", (), True)], [other, mine])[
+        0
+    ]
+    assert v.verdict == "supported"
+
+
+# --------------------------------------------------------------------------- units
+
+
+def test_quantities_are_exact() -> None:
+    def key(text: str) -> str:
+        (tok,) = [t for t in account_tokens(text) if t.kind == "n"]
+        return tok.key
+
+    assert key("77 °F") == key("25 °C") == quantity_key("temp", Fraction(25))
+    assert key("90 seconds") == key("1.5 minutes")
+    assert key("5 years") == key("60 months")
+    assert key("200 µl") == key("0.2 ml")
+    assert key("50 Mbit/s") == key("6.25 MB/s")
+    assert key("8 MB") != key("8 Mb")
+    assert key("800 ms") != key("800 s")
+    assert key("3.10") != key("3.1")
+    assert key("seven") == key("7")
+
+
+def test_dates_keep_offsets() -> None:
+    text = "Due 1 February 2026 and 2026-02-01 and 2026年2月1日."
+    out = normalise_dates(text)
+    assert len(out) == len(text)
+    assert out.count("d20260201") == 3
+
+
+def test_account_explains_what_is_missing() -> None:
+    assert account("Workers must be restarted.", "Workers may be restarted.") is not None
+    assert account("Workers may be restarted.", "Workers may be restarted.") is None
+
+
+def test_a_table_number_comes_from_its_own_cell() -> None:
+    table = "\n".join(
+        [
+            "| Model | CPU | RAM |",
+            "|---|---|---|",
+            "| Lyra 14 G3 | 12 cores | 16 GB |",
+            "| Lyra 16 G3 | 14 cores | 32 GB |",
+        ]
+    )
+    span = EvidenceSpan("E1", table, "u", 1, 4)
+    assert verdict("The Lyra 14 G3 has 32 GB of RAM.", span) != "supported"
+    assert verdict("The Lyra 14 G3 has 16 GB of RAM.", span) == "supported"
+
+
+def test_clauses_are_accounted_one_by_one() -> None:
+    span = EvidenceSpan(
+        "E1", "Python 3.12 is now supported; Python 3.8 is no longer supported.", "u", 1, 1
+    )
+    assert (
+        verdict("Python 3.8 is now supported; Python 3.12 is no longer supported.", span)
+        != "supported"
+    )
+    assert (
+        verdict("Python 3.12 is now supported; Python 3.8 is no longer supported.", span)
+        == "supported"
+    )
