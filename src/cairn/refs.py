@@ -103,7 +103,7 @@ def _find(store: Store, ref: str) -> tuple[DocumentRecord, str | None] | None:
         raise ValidationError(
             f"bad reference {ref!r}: use cairn://collection/path, collection/path or a docid"
         )
-    check_read_path(path)  # refuse traversal on every face
+    check_read_path(body)  # refuse traversal on every face
     # a URI is percent-decoded; a plain path is taken as written, then decoded
     for candidate in dict.fromkeys((unquote(path), path) if is_uri else (path, unquote(path))):
         found = store.find_document(collection=collection, path=candidate)
