@@ -135,8 +135,9 @@ def make_vault(root: Path) -> Path:
     return vault
 
 
-def run_all(cairn: str, *, skip: tuple[str, ...] = (), log: bool = True) -> list[tuple[Outcome, str]]:
-    """Run every command; the failures and why."""
+def run_all(cairn: str, *, skip: tuple[str, ...] = (), only: tuple[str, ...] = (),
+            log: bool = True) -> list[tuple[Outcome, str]]:
+    """Run every command (or ``only`` these); the failures and why."""
     failures: list[tuple[Outcome, str]] = []
     with tempfile.TemporaryDirectory(prefix="cairn-base-") as tmp:
         root = Path(tmp)
@@ -152,7 +153,7 @@ def run_all(cairn: str, *, skip: tuple[str, ...] = (), log: bool = True) -> list
 
         order = sorted(listed, key=lambda item: rank(item[0]))
         for path, params in order:
-            if path in skip:
+            if path in skip or (only and path not in only):
                 continue
             help_outcome = _run(cairn, [*path.split(), "--help"], env, root, 30.0)
             if (why := help_outcome.problem()) is not None:
