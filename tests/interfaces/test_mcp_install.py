@@ -11,7 +11,7 @@ import pytest
 
 from cairn.contracts.mcp import McpClientEntry
 from cairn.errors import ValidationError
-from cairn.interfaces.mcp.install import TARGETS, config_path, install, status
+from cairn.interfaces.mcp_install import TARGETS, config_path, install, status
 from tests.conftest import CAIRN_BIN, cli_json, run_cli
 
 ENTRY = McpClientEntry(command="/opt/cairn/bin/cairn", args=["--home", "/data/cairn", "mcp"])

@@ -13,11 +13,12 @@ that every entry answers the same through every face.
 from __future__ import annotations
 
 import importlib
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
 #: Largest ``limit`` a face accepts (the SDK allows up to 1000).
 FACE_MAX_LIMIT = 100
@@ -28,6 +29,28 @@ class OpInput(BaseModel):
 
     # strict: no silent coercion (``true`` is not a limit, ``"1"`` is not a number).
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _integral_floats(cls, data: Any) -> Any:
+        """An integral JSON number (``72.0``) is a valid integer in JSON Schema, so an
+        integer field takes it; ``72.5``, ``true`` and ``"72"`` are still refused."""
+        if not isinstance(data, dict):
+            return data
+        ints = _integer_fields(cls)
+        return {key: int(value) if key in ints and type(value) is float and value.is_integer() else value
+                for key, value in data.items()}
+
+
+def _integer_fields(model: type[BaseModel]) -> frozenset[str]:
+    """Names of the fields typed ``int`` or ``int | None``."""
+    names = set()
+    for name, info in model.model_fields.items():
+        annotation = info.annotation
+        members = get_args(annotation) if get_origin(annotation) in (Union, types.UnionType) else (annotation,)
+        if int in members:
+            names.add(name)
+    return frozenset(names)
 
 
 Ref = Annotated[str, Field(min_length=1, max_length=2048,
@@ -208,6 +231,23 @@ def _context_verify(ws: Any, args: dict[str, Any]) -> BaseModel:
     return result
 
 
+def _get(ws: Any, args: dict[str, Any]) -> BaseModel:
+    """A reference as search prints it, ``cairn://c/file.md:12-30``, reads those lines
+    (unless ``from_line``/``lines`` say otherwise)."""
+    from cairn.errors import NotFoundError
+    from cairn.refs import split_span
+
+    bare, start, end = split_span(args["ref"])
+    if start is not None and end is not None and args.get("from_line") is None and args.get("lines") is None:
+        try:
+            spanned: BaseModel = ws.get(bare, from_line=start, lines=end - start + 1)
+            return spanned
+        except NotFoundError:
+            pass  # a file whose name ends in ":N": read it whole
+    result: BaseModel = ws.get(**args)
+    return result
+
+
 def _ask(ws: Any, args: dict[str, Any]) -> BaseModel:
     """``verify`` (exactly ``True``) picks the verified ask; ``answer`` only the plain one."""
     rest = {k: v for k, v in args.items() if k not in ("verify", "answer")}
@@ -282,7 +322,7 @@ OPERATIONS: tuple[Operation, ...] = (
               description="Semantic (vector) search; falls back to BM25 without vectors and says so in meta."),
     Operation("query", "query", QueryInput, f"{_C}:SearchResponse", route="/v1/query",
               description="Hybrid search (BM25 + vectors, fused), one result per document. Start here."),
-    Operation("get", "get", GetInput, f"{_C}:DocumentSlice", route="/v1/get",
+    Operation("get", "get", GetInput, f"{_C}:DocumentSlice", route="/v1/get", call=_get,
               description="Exact lines of a document by URI, collection/path or docid, with content hashes."),
     Operation("multi_get", "multi_get", MultiGetInput, f"{_C}:MultiGetResponse", route="/v1/multi-get",
               description="Several documents at once; a reference that fails carries its own error."),

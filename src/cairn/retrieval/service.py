@@ -168,12 +168,17 @@ class RetrievalService:
             mode: Literal["similar", "bm25"] = "similar"
             hints: list[str] = []
             fingerprint: str | None = embedder.fingerprint
-        except ModelUnavailable as exc:
+        except (ModelUnavailable, ImportError) as exc:
+            reason = exc.message if isinstance(exc, ModelUnavailable) else (
+                f"{exc.name or exc} is not installed: pip install 'cairn[embed]'")
             words = " ".join(text.split()[:64])
             hits = [h for h in bm25_search(store, words, filters, limit * 5 + len(own), strict=False)
                     if h.docid != record.docid]
-            mode, hints, fingerprint = "bm25", [f"vectors unavailable, using BM25 on the document's text: {exc.message}"], None
+            mode, hints, fingerprint = "bm25", [f"vectors unavailable, using BM25 on the document's text: {reason}"], None
         per_doc = [f.hit for f in fuse({"similar": hits})][:limit]
+        if mode == "similar":  # vector hits carry no snippet: the start of each passage
+            texts = store.passage_texts([h.passage_id for h in per_doc])
+            per_doc = [h._replace(snippet=make_snippet(texts.get(h.passage_id, ""), None)) for h in per_doc]
         return c.SearchResponse(
             results=[search_result(h, h.score, ["vector"] if mode == "similar" else ["bm25"]) for h in per_doc],
             meta=c.SearchMeta(

@@ -42,9 +42,10 @@ Call = Callable[[Operation, "Workspace", dict[str, Any], "str | None"], Any]
 class State:
     """Global options, and the workspace opened from them on first use."""
 
-    def __init__(self, home: str | None, index: str) -> None:
+    def __init__(self, home: str | None, index: str, quiet: bool = False) -> None:
         self.home = home
         self.index = index
+        self.quiet = quiet
         self._workspace: Workspace | None = None
 
     @property
@@ -222,6 +223,25 @@ collection_option = field_option(operation("index").input, "collection", "--coll
 # --- one body for every operation command -------------------------------------------------
 
 
+#: Seconds between progress lines when stderr is not a terminal ($CAIRN_PROGRESS_INTERVAL).
+PROGRESS_INTERVAL = 5.0
+
+
+def _interval() -> float:
+    import os
+
+    try:
+        return max(0.05, float(os.environ.get("CAIRN_PROGRESS_INTERVAL", PROGRESS_INTERVAL)))
+    except ValueError:
+        return PROGRESS_INTERVAL
+
+
+def _quiet() -> bool:
+    ctx = click.get_current_context(silent=True)
+    state = ctx.find_object(State) if ctx is not None else None
+    return bool(state is not None and state.quiet)
+
+
 class ProgressBar:
     """A one-line progress bar on stderr, redrawn at most ten times a second."""
 
@@ -241,9 +261,75 @@ class ProgressBar:
             click.echo("", err=True)
 
 
-def progress_bar(unit: str, fmt: str | None) -> ProgressBar | None:
-    """A progress bar when a person watches (stderr a terminal, no ``--json``)."""
-    return ProgressBar(unit) if fmt is None and sys.stderr.isatty() else None
+class ProgressLines:
+    """Progress as plain lines on stderr (for logs and pipes): the first call, then at
+    most one line every ``interval`` seconds, and the last."""
+
+    def __init__(self, unit: str, interval: float | None = None) -> None:
+        self.unit = unit
+        self.interval = _interval() if interval is None else interval
+        self.last: float | None = None
+        self.finished = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        final = done >= total
+        if self.finished or (not final and self.last is not None and now - self.last < self.interval):
+            return
+        self.last = now
+        self.finished = final
+        click.echo(f"cairn: {done}/{total} {self.unit}{' done' if final else ''}", err=True)
+
+
+def progress_bar(unit: str, fmt: str | None) -> ProgressBar | ProgressLines | None:
+    """How long work reports progress on stderr: a bar when a person watches (a terminal,
+    no ``--json``), periodic lines when stderr is not a terminal, nothing with ``--quiet``."""
+    if _quiet():
+        return None
+    if sys.stderr.isatty():
+        return ProgressBar(unit) if fmt is None else None
+    return ProgressLines(unit)
+
+
+class busy:
+    """While the block runs: a spinner with the elapsed seconds on a terminal, else a
+    line now and one every interval; nothing with ``--quiet``."""
+
+    def __init__(self, what: str, interval: float | None = None) -> None:
+        import threading
+
+        self.what = what
+        self.interval = _interval() if interval is None else interval
+        self.enabled = not _quiet()
+        self.tty = sys.stderr.isatty()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> busy:
+        if self.enabled:
+            if not self.tty:
+                click.echo(f"cairn: {self.what}...", err=True)
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        if self.enabled:
+            self.thread.join()
+            if self.tty:
+                click.echo("\r\033[K", nl=False, err=True)
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        frames = "|/-\\"
+        tick = 0
+        while not self.done.wait(0.1 if self.tty else self.interval):
+            elapsed = time.monotonic() - start
+            if self.tty:
+                click.echo(f"\r{frames[tick % 4]} {self.what} ({elapsed:.0f} s)", nl=False, err=True)
+                tick += 1
+            else:
+                click.echo(f"cairn: still {self.what} ({elapsed:.0f} s)", err=True)
 
 
 def operation_command(group: click.Group, op_name: str, name: str | None = None, *,
@@ -289,11 +375,12 @@ def _plain_call(op: Operation, workspace: Workspace, args: dict[str, Any], fmt: 
               help="Which index to use (one SQLite file each).")
 @click.option("--home", type=click.Path(file_okay=False), default=None,
               help="Data folder (default: $CAIRN_HOME, else the platform's user data folder).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines or bars on stderr.")
 @click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks of internal errors.")
 @click.pass_context
-def cli(ctx: click.Context, index: str, home: str | None, debug: bool) -> None:
+def cli(ctx: click.Context, index: str, home: str | None, quiet: bool, debug: bool) -> None:
     """cairn: exact, verifiable evidence from your notes, documents and code."""
-    ctx.obj = State(home, index)
+    ctx.obj = State(home, index, quiet)
     ctx.meta["debug"] = debug
 
 

@@ -19,6 +19,7 @@ import click
 
 from cairn.contracts.answer import AskResponse, VerifiedAskResponse
 from cairn.interfaces.cli import (
+    busy,
     cli,
     decorators,
     field_argument,
@@ -27,10 +28,11 @@ from cairn.interfaces.cli import (
     output_options,
     scope_filters,
 )
-from cairn.interfaces.operations import operation
+from cairn.interfaces.operations import Operation, operation
 
 if TYPE_CHECKING:
     from cairn.contracts.capsule import Capsule, EvidenceItem, VerifyReceipt
+    from cairn.workspace import Workspace
 
 EXIT_CHANGED = 3
 
@@ -173,6 +175,14 @@ def _print_verified(result: VerifiedAskResponse) -> None:
         click.echo(f"  {claim.verdict:12} {claim.text}{cited}  ({claim.reason})")
 
 
+def _ask_with_progress(op: Operation, workspace: Workspace, args: dict[str, Any], fmt: str | None) -> Any:
+    """Generating an answer takes seconds: say so on stderr while it runs."""
+    if not (args.get("answer") or args.get("verify")):
+        return op.call_with(workspace, args)
+    with busy("generating the answer"):
+        return op.call_with(workspace, args)
+
+
 operation_command(
     cli, "ask",
     help="Cited evidence for QUESTION; --answer adds a model's answer, --verify checks it.\n\n"
@@ -193,6 +203,6 @@ operation_command(
         ),
         output_options(),
     ],
-    render=_print_answer,
+    render=_print_answer, call=_ask_with_progress,
     exit_code=lambda result: 2 if isinstance(result, AskResponse) and result.answer_error is not None else 0,
 )

@@ -348,7 +348,8 @@ def _print_listing(result: Listing, args: dict[str, Any]) -> None:
 
 
 operation_command(
-    cli, "get", help="Print a document's exact lines. REF: cairn://collection/path, collection/path or a docid.",
+    cli, "get", help="Print a document's exact lines. REF: cairn://collection/path, collection/path or a docid; "
+         "a trailing :START-END, as search prints it, reads those lines.",
     params=[
         field_argument(_GET, "ref"),
         field_option(_GET, "from_line", "--from", metavar="LINE"),

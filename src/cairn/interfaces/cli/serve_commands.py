@@ -69,7 +69,7 @@ def _missing_extra() -> None:
 def serve(state: State, host: str, port: int, token: str | None, enable_write: bool,
           allow_hosts: tuple[str, ...], allow_origins: tuple[str, ...], max_body: int, workers: int,
           no_mcp: bool) -> None:
-    """Serve the REST API (OpenAPI at /openapi.json) and MCP over streamable HTTP at /mcp."""
+    """Serve the REST API (a page at /docs, OpenAPI at /openapi.json) and MCP over streamable HTTP at /mcp."""
     _missing_extra()
     import socket
 
@@ -94,12 +94,14 @@ def serve(state: State, host: str, port: int, token: str | None, enable_write: b
         raise ValidationError(f"cannot bind {host}:{port}: {exc.strerror}") from None
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"cairn serve: http://{shown}:{bound} (REST /v1, OpenAPI /openapi.json"
+    click.echo(f"cairn serve: http://{shown}:{bound} (REST /v1, API page /docs, OpenAPI /openapi.json"
                f"{', MCP /mcp' if not no_mcp else ''}; {'read-write' if enable_write else 'read-only'})",
                err=True)
     sys.stderr.flush()
     probe.close()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+    from cairn.interfaces.http.wire import uvicorn_config
+
+    config = uvicorn_config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=5)
     uvicorn.Server(config).run(sockets=[sock])
 
@@ -163,7 +165,7 @@ def _entry(state: State, enable_write: bool) -> McpClientEntry:
 @pass_state
 def mcp_install(state: State, target: str, name: str, enable_write: bool, dry_run: bool, fmt: str | None) -> None:
     """Add cairn to an AI client's MCP config (other servers kept; old file backed up)."""
-    from cairn.interfaces.mcp.install import install
+    from cairn.interfaces.mcp_install import install
 
     result = install(target, _entry(state, enable_write), home=Path.home(), platform=sys.platform,  # type: ignore[arg-type]
                      name=name, dry_run=dry_run)
@@ -188,7 +190,7 @@ def mcp_install(state: State, target: str, name: str, enable_write: bool, dry_ru
 @pass_state
 def mcp_status(state: State, name: str, fmt: str | None) -> None:
     """Show which AI clients have cairn configured, and whether the entry is current."""
-    from cairn.interfaces.mcp.install import status
+    from cairn.interfaces.mcp_install import status
 
     result = status(_entry(state, False), home=Path.home(), platform=sys.platform, name=name)
     if fmt == "json":

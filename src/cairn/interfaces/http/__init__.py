@@ -4,7 +4,9 @@ Every operation is ``POST <route>`` with its input model as the JSON body and it
 contract as the response (``GET /v1/status`` and ``GET /health`` too). Errors are JSON
 ``{"error": {"code", "message"}}`` with the status of the :class:`~cairn.errors.CairnError`;
 bad input is 422 ``invalid_input``. The MCP server's streamable-HTTP transport is mounted at
-``/mcp``; :mod:`cairn.interfaces.http.security` guards both.
+``/mcp``; :mod:`cairn.interfaces.http.security` guards both. ``GET /docs`` lists the routes
+(an offline page); a request the HTTP parser refuses is answered by
+:mod:`cairn.interfaces.http.wire`, also as JSON.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.routing import Route
@@ -119,6 +121,13 @@ def create_app(workspace_factory: Callable[[], Workspace], settings: ServeSettin
     async def health() -> Health:
         return Health(version=__version__)
 
+    @app.get("/docs", include_in_schema=False,
+             response_class=HTMLResponse)
+    async def docs() -> HTMLResponse:
+        from cairn.interfaces.http.docs_page import docs_page
+
+        return HTMLResponse(docs_page(app.openapi()))
+
     for op in operations:
         _add_route(app, pool, op)
 
@@ -133,7 +142,9 @@ def create_app(workspace_factory: Callable[[], Workspace], settings: ServeSettin
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        # 400: a body FastAPI could not parse (e.g. a bad charset) is bad input like any other
+        code = {400: "invalid_input", 404: "not_found", 405: "method_not_allowed",
+                413: "payload_too_large"}.get(exc.status_code, "http_error")
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # every method of every route on this path, not just the first
             allowed = {m for r in app.routes if isinstance(r, Route) and r.path_regex.match(request.url.path)
