@@ -231,23 +231,6 @@ def _context_verify(ws: Any, args: dict[str, Any]) -> BaseModel:
     return result
 
 
-def _get(ws: Any, args: dict[str, Any]) -> BaseModel:
-    """A reference as search prints it, ``cairn://c/file.md:12-30``, reads those lines
-    (unless ``from_line``/``lines`` say otherwise)."""
-    from cairn.errors import NotFoundError
-    from cairn.refs import split_span
-
-    bare, start, end = split_span(args["ref"])
-    if start is not None and end is not None and args.get("from_line") is None and args.get("lines") is None:
-        try:
-            spanned: BaseModel = ws.get(bare, from_line=start, lines=end - start + 1)
-            return spanned
-        except NotFoundError:
-            pass  # a file whose name ends in ":N": read it whole
-    result: BaseModel = ws.get(**args)
-    return result
-
-
 def _ask(ws: Any, args: dict[str, Any]) -> BaseModel:
     """``verify`` (exactly ``True``) picks the verified ask; ``answer`` only the plain one."""
     rest = {k: v for k, v in args.items() if k not in ("verify", "answer")}
@@ -322,7 +305,7 @@ OPERATIONS: tuple[Operation, ...] = (
               description="Semantic (vector) search; falls back to BM25 without vectors and says so in meta."),
     Operation("query", "query", QueryInput, f"{_C}:SearchResponse", route="/v1/query",
               description="Hybrid search (BM25 + vectors, fused), one result per document. Start here."),
-    Operation("get", "get", GetInput, f"{_C}:DocumentSlice", route="/v1/get", call=_get,
+    Operation("get", "get", GetInput, f"{_C}:DocumentSlice", route="/v1/get",
               description="Exact lines of a document by URI, collection/path or docid, with content hashes."),
     Operation("multi_get", "multi_get", MultiGetInput, f"{_C}:MultiGetResponse", route="/v1/multi-get",
               description="Several documents at once; a reference that fails carries its own error."),

@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 from cairn import contracts as c
 from cairn.errors import ModelUnavailable, NotFoundError, ValidationError
-from cairn.refs import URI_SCHEME, check_ref_path, document_uri, resolve_document
+from cairn.refs import URI_SCHEME, check_ref_path, document_uri, resolve_document, resolve_span
 from cairn.retrieval.bm25 import bm25_search, make_snippet, term_finder
 from cairn.retrieval.hybrid import fuse
 from cairn.retrieval.pipeline import HybridPipeline, HybridPorts, QueryMode, VectorSide
@@ -210,9 +210,13 @@ class RetrievalService:
     # --- exact retrieval -----------------------------------------------------------------
 
     def get(self, ref: str, *, from_line: int | None = None, lines: int | None = None) -> c.DocumentSlice:
-        """Exact lines of a document by ``cairn://`` URI, docid, or ``collection/path``."""
+        """Exact lines of a document by ``cairn://`` URI, docid, or ``collection/path``. A
+        reference as search prints it, ``cairn://c/file.md:12-30``, reads those lines unless
+        ``from_line``/``lines`` say otherwise."""
         store = self._open_store(False)
-        record, text = resolve_document(store, ref)
+        record, text, span = resolve_span(store, ref)
+        if span is not None and from_line is None and lines is None:
+            from_line, lines = span[0], span[1] - span[0] + 1
         all_lines = text.split("\n")
         if text.endswith("\n"):
             all_lines.pop()
