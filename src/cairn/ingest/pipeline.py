@@ -15,6 +15,7 @@ import multiprocessing as mp
 import os
 import pickle
 import sys
+import threading
 import time
 from bisect import bisect_right
 from collections import deque
@@ -352,6 +353,18 @@ def _init_worker(
     _die_with_parent()
 
 
+def _start_method() -> str:
+    """``fork`` (fast: nothing to import) unless this process runs other threads or has
+    loaded a library with its own native thread pool: a child forked while one of them
+    holds a lock (malloc's, say) can hang forever. Then ``forkserver`` (a clean process
+    forks the workers). ``cairn index`` from the CLI forks; a server or an SDK process
+    that has embedded text does not."""
+    native_pools = ("onnxruntime", "xllamacpp", "torch")
+    if threading.active_count() == 1 and not any(name in sys.modules for name in native_pools):
+        return "fork"
+    return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+
+
 def _die_with_parent() -> None:
     if not sys.platform.startswith("linux"):
         return
@@ -616,9 +629,12 @@ class Indexer:
                 yield prepare_file(found, known_hash, vanished, self.limits, self.count_tokens, failed)
             return
         chunks = [jobs[i : i + PARALLEL_CHUNK] for i in range(0, len(jobs), PARALLEL_CHUNK)]
+        method = _start_method()
         with ProcessPoolExecutor(
-            max_workers=workers, mp_context=mp.get_context("fork"), initializer=_init_worker,
-            initargs=(vanished, self.limits, self.count_tokens, self.store.held_fds()),
+            max_workers=workers, mp_context=mp.get_context(method), initializer=_init_worker,
+            # Only a forked worker inherits this process's descriptors (the writer lock).
+            initargs=(vanished, self.limits, self.count_tokens,
+                      self.store.held_fds() if method == "fork" else ()),
         ) as pool:
             # A bounded window of chunks in flight keeps memory flat however large the corpus.
             window: deque[Future[bytes]] = deque()
