@@ -79,7 +79,7 @@ PAIRED_IR = ("nDCG@10", "R@5", "MRR@10")
 PAIRED_LOCOMO = ("R@5", "R@10", "MRR@10")
 #: Modes compared pairwise, (mode, baseline), when both ran.
 PAIRS = (("hybrid", "bm25"), ("hybrid-fast", "bm25"), ("hybrid-fast", "hybrid"), ("vector", "bm25"))
-RESAMPLES, SEED = 2000, 17
+RESAMPLES, SEED = 1000, 17
 #: LoCoMo conversations tuned on (the others are the test split); IR sets split queries
 #: alternately in their file order (tune = 1st, 3rd, 5th, ... judged query).
 LOCOMO_TUNE_CONVERSATIONS = 3
@@ -509,6 +509,7 @@ def paired_table(outcomes: Sequence[Outcome], modes: Sequence[str]) -> list[str]
         for part in ("all", "tune", "test"):
             qids = [q for q in split if part == "all" or split[q] == part]
             for measure in measures:
+                locomo = bool(o.collection.questions) and measure != "MRR@10"
                 vec = {mode: [values[mode][measure][q] for q in qids] for mode in modes}
                 cells = [fmt_paired(sum(vec[mode]) / max(len(qids), 1), locomo) for mode in modes]
                 for a, b in pairs:
@@ -520,6 +521,7 @@ def paired_table(outcomes: Sequence[Outcome], modes: Sequence[str]) -> list[str]
 
 
 def fmt_paired(value: float, locomo: bool) -> str:
+    """LoCoMo recall is x100 (one decimal); everything else four decimals."""
     return f"{value:.1f}" if locomo else f"{value:.4f}"
 
 
