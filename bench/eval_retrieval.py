@@ -72,8 +72,17 @@ EVAL = SHARED / "eval"
 WORK = REPO / "bench" / ".work"
 DEPTH = 1000  # results asked for (cairn's maximum limit); documents kept after collapsing
 LOCOMO_DEPTH = 200  # recall is measured to 50 turns; 200 keeps offline fusion honest and cheap
-IR_MEASURES = ("nDCG@10", "MAP", "R@100", "P@10")
+IR_MEASURES = ("nDCG@10", "R@5", "MRR@10", "MAP", "R@100", "P@10")
 LOCOMO_MEASURES = tuple(f"R@{k}" for k in eval_locomo.CUTOFFS)
+#: Measures of the paired bootstrap (issue 17: hybrid must not fall below bm25 on these).
+PAIRED_IR = ("nDCG@10", "R@5", "MRR@10")
+PAIRED_LOCOMO = ("R@5", "R@10", "MRR@10")
+#: Modes compared pairwise, (mode, baseline), when both ran.
+PAIRS = (("hybrid", "bm25"), ("hybrid-fast", "bm25"), ("hybrid-fast", "hybrid"), ("vector", "bm25"))
+RESAMPLES, SEED = 1000, 17
+#: LoCoMo conversations tuned on (the others are the test split); IR sets split queries
+#: alternately in their file order (tune = 1st, 3rd, 5th, ... judged query).
+LOCOMO_TUNE_CONVERSATIONS = 3
 
 Ranking = list[tuple[str, float]]  # document ids, best first, with the mode's score
 Run = dict[str, Ranking]  # query id -> ranking
@@ -138,6 +147,29 @@ class EvalCollection:
         if self.questions:
             return eval_locomo.score_locomo(self.questions, ids(run))["all"]
         return score_ir(self.qrels, run)
+
+    def per_query(self, run: Mapping[str, Ranking]) -> dict[str, dict[str, float]]:
+        """Measure -> query id -> value, over every judged query (missing runs score 0)."""
+        if self.questions:
+            ranked = ids(run)
+            out: dict[str, dict[str, float]] = {m: {} for m in PAIRED_LOCOMO}
+            for q in self.questions:
+                docs = ranked.get(q.qid, [])
+                out["R@5"][q.qid] = 100 * eval_locomo.recall(q.evidence, docs, 5)
+                out["R@10"][q.qid] = 100 * eval_locomo.recall(q.evidence, docs, 10)
+                first = next((i for i, d in enumerate(docs[:10], 1) if d in q.evidence), None)
+                out["MRR@10"][q.qid] = 1.0 if not q.evidence else (1.0 / first if first else 0.0)
+            return out
+        return score_ir_per_query(self.qrels, run)
+
+    def split(self) -> dict[str, str]:
+        """Query id -> ``tune`` | ``test`` (LoCoMo: by conversation; else alternate queries)."""
+        if self.questions:
+            conversations = list(dict.fromkeys(q.conversation for q in self.questions))
+            tune = set(conversations[:LOCOMO_TUNE_CONVERSATIONS])
+            return {q.qid: "tune" if q.conversation in tune else "test" for q in self.questions}
+        judged = [q for q, j in self.qrels.items() if any(r > 0 for r in j.values())]
+        return {q: "tune" if i % 2 == 0 else "test" for i, q in enumerate(judged)}
 
     def breakdown(self, run: Mapping[str, Ranking]) -> dict[str, dict[str, float]]:
         return eval_locomo.score_locomo(self.questions, ids(run)) if self.questions else {}
@@ -413,12 +445,19 @@ MODES: dict[str, type[Searcher]] = {
 # ----------------------------------------------------------------------------- scoring
 
 
-def score_ir(qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Ranking]) -> dict[str, float]:
-    """Mean of each measure over every judged query (missing or empty runs score 0)."""
-    import ir_measures
-    from ir_measures import AP, P, R, nDCG
+_IR = {"nDCG@10": ("nDCG", 10), "R@5": ("R", 5), "MRR@10": ("RR", 10), "MAP": ("AP", None),
+       "R@100": ("R", 100), "P@10": ("P", 10)}
 
-    measures = {"nDCG@10": nDCG @ 10, "MAP": AP, "R@100": R @ 100, "P@10": P @ 10}
+
+def score_ir_per_query(qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Ranking]) -> dict[str, dict[str, float]]:
+    """Measure -> query id -> value, for every query with a relevant judgment (0 when the
+    run has nothing for it). RR@10 counts a document relevant at grade >= 1."""
+    import ir_measures
+
+    measures = {}
+    for name, (measure, cutoff) in _IR.items():
+        base = getattr(ir_measures, measure)
+        measures[name] = base @ cutoff if cutoff else base
     judgments = [
         ir_measures.Qrel(qid, doc_id, rel) for qid, judged in qrels.items() for doc_id, rel in judged.items()
     ]
@@ -428,14 +467,66 @@ def score_ir(qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Ranking])
         for rank, (doc_id, _) in enumerate(ranking)
     ]
     judged_qids = [q for q, j in qrels.items() if any(r > 0 for r in j.values())]
-    per_query: dict[str, dict[str, float]] = {name: {} for name in measures}
+    per_query: dict[str, dict[str, float]] = {name: dict.fromkeys(judged_qids, 0.0) for name in measures}
     names = {str(m): name for name, m in measures.items()}
     for metric in ir_measures.iter_calc(list(measures.values()), judgments, scored):
-        per_query[names[str(metric.measure)]][metric.query_id] = metric.value
-    return {
-        name: sum(per_query[name].get(q, 0.0) for q in judged_qids) / len(judged_qids)
-        for name in measures
-    }
+        if metric.query_id in per_query[names[str(metric.measure)]]:
+            per_query[names[str(metric.measure)]][metric.query_id] = metric.value
+    return per_query
+
+
+def score_ir(qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Ranking]) -> dict[str, float]:
+    """Mean of each measure over every judged query (missing or empty runs score 0)."""
+    per_query = score_ir_per_query(qrels, run)
+    return {name: sum(values.values()) / max(len(values), 1) for name, values in per_query.items()}
+
+
+def paired_bootstrap(a: Sequence[float], b: Sequence[float], *, resamples: int = RESAMPLES,
+                     seed: int = SEED) -> tuple[float, float, float]:
+    """Mean of ``a - b`` (paired by query) and its 95% percentile bootstrap interval."""
+    import random
+
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    if not diffs:
+        return 0.0, 0.0, 0.0
+    rng = random.Random(seed)
+    n = len(diffs)
+    means = sorted(sum(diffs[rng.randrange(n)] for _ in range(n)) / n for _ in range(resamples))
+    return sum(diffs) / n, means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
+
+
+def paired_table(outcomes: Sequence[Outcome], modes: Sequence[str]) -> list[str]:
+    """Per collection and split: each mode's mean, and mode − baseline with its 95% CI."""
+    lines = ["| collection | split | n | measure | " + " | ".join(modes) + " | "
+             + " | ".join(f"{a} − {b} [95% CI]" for a, b in PAIRS if a in modes and b in modes) + " |"]
+    pairs = [(a, b) for a, b in PAIRS if a in modes and b in modes]
+    lines.append("| --- | --- | ---: | --- | " + " | ".join(["---:"] * (len(modes) + len(pairs))) + " |")
+    for o in outcomes:
+        locomo = bool(o.collection.questions)
+        measures = PAIRED_LOCOMO if locomo else PAIRED_IR
+        values = {mode: o.collection.per_query(o.runs[mode]) for mode in modes}
+        split = o.collection.split()
+        for part in ("all", "tune", "test"):
+            qids = [q for q in split if part == "all" or split[q] == part]
+            for measure in measures:
+                locomo = bool(o.collection.questions) and measure != "MRR@10"
+                vec = {mode: [values[mode][measure][q] for q in qids] for mode in modes}
+                cells = [fmt_paired(sum(vec[mode]) / max(len(qids), 1), locomo) for mode in modes]
+                for a, b in pairs:
+                    mean, lo, hi = paired_bootstrap(vec[a], vec[b])
+                    flag = " ▼" if hi < 0 else (" ▲" if lo > 0 else "")
+                    cells.append(f"{fmt_delta(mean, locomo)} [{fmt_delta(lo, locomo)}, {fmt_delta(hi, locomo)}]{flag}")
+                lines.append(f"| {o.collection.name} | {part} | {len(qids)} | {measure} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def fmt_paired(value: float, locomo: bool) -> str:
+    """LoCoMo recall is x100 (one decimal); everything else four decimals."""
+    return f"{value:.1f}" if locomo else f"{value:.4f}"
+
+
+def fmt_delta(value: float, locomo: bool) -> str:
+    return f"{value:+.1f}" if locomo else f"{value:+.4f}"
 
 
 # ---------------------------------------------------------------------- offline fusion
@@ -887,6 +978,17 @@ def report(outcomes: Sequence[Outcome], modes: Sequence[str], fusion_rows: Seque
              "date); embedding is the all-time `ws.embed()` time kept in `bench/.work/*/embed.json`, "
              "measured while the shared 2-core machine was heavily loaded (load average 8-15)."]
     sections = [(f"Retrieval quality ({label})", "\n".join(body))]
+    if len(modes) > 1 and "bm25" in modes:
+        paired = [
+            "Per-query paired comparison on the same queries: mean of each mode, and mode − baseline "
+            f"with a 95% percentile bootstrap interval ({RESAMPLES} resamples of the queries, seed {SEED}); "
+            "▲ / ▼: the interval is above / below 0. Splits: NFCorpus, Cranfield and MEDLINE alternate "
+            "their judged queries in file order (1st, 3rd, … = tune; 2nd, 4th, … = test); LoCoMo tunes on "
+            f"its first {LOCOMO_TUNE_CONVERSATIONS} dev conversations and tests on the other two. LoCoMo "
+            "R@k ×100; MRR@10 = reciprocal rank of the first evidence turn in the top 10.",
+            "", *paired_table(outcomes, modes),
+        ]
+        sections.append(("Retrieval paired comparison (tune / test splits)", "\n".join(paired)))
     if modes == ["bm25"] or "bm25" not in modes:
         return sections
     if fusion_rows:

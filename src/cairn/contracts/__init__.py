@@ -154,6 +154,10 @@ class SearchMeta(Contract):
     hints: list[str] = Field(default_factory=list)
     #: Fusion formula version (hybrid only), so changed rankings are detectable.
     fusion: str | None = None
+    #: The weights this query's fusion used (hybrid only): the mode's base weights, the
+    #: vector side scaled per query (``fusion_reasons`` says why, empty when unchanged).
+    fusion_weights: dict[str, float] | None = None
+    fusion_reasons: list[str] = Field(default_factory=list)
     #: Stages that ran, in order (hybrid only), e.g. ["bm25", "vector", "fuse"].
     stages_run: list[str] = Field(default_factory=list)
     #: Model fingerprint of the vectors used, when any.

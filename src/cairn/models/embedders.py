@@ -108,6 +108,16 @@ def _l2_normalise(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
     return result
 
 
+def _scripts_option(scripts: object) -> frozenset[str] | None:
+    """The ``scripts`` option of an embedder: a list of script names (``Latin``, ``Han``,
+    ``Kana``, ``Hangul``, ``Cyrillic``, …) or None for a model that knows every script."""
+    if scripts is None:
+        return None
+    if isinstance(scripts, str) or not isinstance(scripts, Sequence) or not all(isinstance(x, str) for x in scripts):
+        raise ValidationError(f"scripts must be a list of script names such as [\"Latin\"], not {scripts!r}")
+    return frozenset(scripts)
+
+
 def _sha256_file(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -190,6 +200,7 @@ class OnnxMiniLMEmbedder:
         dimensions: int = 384,
         model_name: str = "all-MiniLM-L6-v2-int8",
         fast_query_dir: str | Path | None = None,
+        scripts: Sequence[str] | None = ("Latin",),
     ) -> None:
         if threads < 1 or (query_threads is not None and query_threads < 1) or batch_size < 1 or max_seq_length < 3 or dimensions < 1:
             raise ValidationError(
@@ -210,6 +221,10 @@ class OnnxMiniLMEmbedder:
         if fast_query_dir is not None and not isinstance(fast_query_dir, str | Path):
             raise ValidationError(f"fast_query_dir must be a folder path, not {fast_query_dir!r}")
         self._fast_dir = Path(fast_query_dir) if fast_query_dir is not None else None
+        #: Scripts the model was trained on (hybrid ``query`` weighs its vectors by the
+        #: share of a query's letters in them); all-MiniLM-L6-v2 is English-only. A
+        #: multilingual ONNX model configured in its place sets ``scripts`` (None: any).
+        self.scripts: frozenset[str] | None = _scripts_option(scripts)
         self._fast: _LoadedMiniLM | None = None
         self._fast_failed: str | None = None
 
@@ -531,6 +546,7 @@ class OpenAIEmbedder:
         tokenizer_path: str | Path | None = None,
         query_prefix: str = "",
         passage_prefix: str = "",
+        scripts: Sequence[str] | None = None,
     ) -> None:
         parsed = urllib.parse.urlsplit(base_url)
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
@@ -541,6 +557,8 @@ class OpenAIEmbedder:
             raise ValidationError("batch_size, max_tokens and timeout must be positive")
         self.base_url = base_url
         self.model = model
+        #: Scripts the served model knows (None, the default: assume every script).
+        self.scripts: frozenset[str] | None = _scripts_option(scripts)
         self.url = _embeddings_url(base_url)
         self._api_key = api_key
         self.timeout = timeout

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,19 @@ class HybridSettings:
     feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10})
     #: BM25 is "decisive" when its best document scores this many times the second best.
     strong_signal_ratio: float = 2.0
+    #: Weights of ``--fast`` (no feedback round): the stage weights, as before. A lower
+    #: vector weight (0.5) lifted LoCoMo recall@5 but cost Cranfield and MEDLINE 1-3 points
+    #: of nDCG@10 and was not chosen on a tuning split, so it is not used (bench/RESULTS.md,
+    #: "Adaptive fusion"); ``bench/fusion_tune.py`` is the tool to choose it properly.
+    fast_weights: Mapping[str, float] = field(
+        default_factory=lambda: {"bm25": 1.0, "vector": 1.0, "graph": 0.3})
+    #: Per-query adaptation of the vector-side weights (``vector``, ``vectorx``), see
+    #: :func:`adapt_weights`: multiplied by the query's script coverage (the share of its
+    #: letters in scripts the embedder was trained on: a Chinese query to the English-only
+    #: MiniLM gets 0, so its vector list only orders what BM25 did not find), and by
+    #: ``decisive_vector`` when BM25 is decisive (:func:`strong_signal`). 1 (off): a
+    #: factor of 0.5 measured within noise everywhere and was not chosen on a split.
+    decisive_vector: float = 1.0
     #: Sequence context, for collections declared a sequence (chat turns, journal days):
     #: a document also earns these shares of its neighbours' fused scores. A reply carries
     #: the relevance of the turn it answers ("Three times a week." after "How often do you
@@ -72,7 +86,9 @@ class HybridSettings:
         weights = ",".join(f"{k}={v:g}" for k, v in self.weights.items())
         feedback = ",".join(f"{k}={v:g}" for k, v in self.feedback_weights.items()
                             if self.weights.get(k) != v)
-        return (f"rrf-4:k={self.rrf_k}:w({weights}):prf({feedback})"
+        fast = ",".join(f"{k}={v:g}" for k, v in self.fast_weights.items())
+        return (f"rrf-5:k={self.rrf_k}:w({weights}):prf({feedback}):fast({fast})"
+                f":adapt(script,decisive={self.decisive_vector:g})"
                 f":seq(prev={self.sequence_previous:g},next={self.sequence_next:g})")
 
 
@@ -104,7 +120,9 @@ def fuse(
 
     With ``per_document`` each list is first collapsed to documents (a document's rank is
     that of its best passage), and the representative passage of a document is the one
-    from the stage that ranked it best. Ties break by stage order, then passage id.
+    from the stage that ranked it best (equal ranks: the earlier stage). Equal fused scores
+    break by best rank, then stage order, then passage id: a stage of weight 0 adds nothing
+    to any score, but the units only it found still follow one another in its order.
     """
     # unit -> [score, best rank, stage order of that rank, representative hit, stages]
     units: dict[object, list[Any]] = {}
@@ -127,9 +145,8 @@ def fuse(
             if rank < entry[1]:  # equal ranks keep the earlier stage's passage
                 entry[1], entry[2], entry[3] = rank, order, hit
             entry[4][stage] = StageRank(rank, round(hit.score, 6))
-    fused = [Fused(hit, round(score, 8), stages) for score, _, _, hit, stages in units.values()]
-    fused.sort(key=lambda f: (-f.score, f.hit.passage_id))
-    return fused
+    ordered = sorted(units.values(), key=lambda e: (-round(e[0], 8), e[1], e[2], e[3].passage_id))
+    return [Fused(hit, round(score, 8), stages) for score, _, _, hit, stages in ordered]
 
 
 def strong_signal(bm25: Sequence[PassageHit], *, ratio: float = DEFAULT_SETTINGS.strong_signal_ratio) -> bool:
@@ -145,6 +162,67 @@ def strong_signal(bm25: Sequence[PassageHit], *, ratio: float = DEFAULT_SETTINGS
     if not per_doc or per_doc[0] <= 0:
         return False
     return len(per_doc) == 1 or per_doc[0] >= ratio * max(per_doc[1], 1e-9)
+
+
+# --- per-query weights -------------------------------------------------------------------
+
+#: Stages whose evidence comes from the embedder (their weight follows its script coverage).
+VECTOR_STAGES = frozenset({"vector", "vectorx"})
+#: Unicode name prefixes grouped into one script name.
+_SCRIPT_ALIASES = {"CJK": "Han", "HIRAGANA": "Kana", "KATAKANA": "Kana", "HALFWIDTH": "Kana", "HANGUL": "Hangul"}
+
+
+def letter_script(char: str) -> str:
+    """The script of one letter, from its Unicode name: ``Latin``, ``Han``, ``Kana``,
+    ``Hangul``, ``Cyrillic``, ``Greek``, ``Arabic``, …; ``Other`` when it has no name."""
+    name = unicodedata.name(char, "")
+    head = name.split(" ", 1)[0]
+    if not head:
+        return "Other"
+    if head == "HALFWIDTH" and "HANGUL" in name:
+        return "Hangul"
+    return _SCRIPT_ALIASES.get(head, head.title())
+
+
+def script_coverage(text: str, scripts: frozenset[str] | None) -> tuple[float, list[str]]:
+    """The share of ``text``'s letters written in ``scripts`` (None: every script), and
+    the scripts outside it, most letters first. A text without letters is covered (1.0)."""
+    counts = Counter(letter_script(ch) for ch in text if ch.isalpha())
+    total = sum(counts.values())
+    if scripts is None or not total:
+        return 1.0, []
+    covered = sum(n for script, n in counts.items() if script in scripts)
+    missing = [script for script, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if script not in scripts]
+    return covered / total, missing
+
+
+class FusionWeights(NamedTuple):
+    """The weights one query fuses with, and why they differ from the mode's base weights."""
+
+    weights: dict[str, float]
+    vector_factor: float
+    reasons: tuple[str, ...]
+
+
+def adapt_weights(
+    base: Mapping[str, float], *, coverage: float = 1.0, decisive: bool = False,
+    settings: HybridSettings = DEFAULT_SETTINGS,
+) -> FusionWeights:
+    """Per-query fusion weights: the vector-side weights of ``base`` scaled by the query's
+    script ``coverage`` (share of its letters the embedder knows, 0..1) and, when BM25 is
+    ``decisive``, by ``settings.decisive_vector``; every other weight unchanged. Pure and
+    deterministic: the same inputs give the same weights."""
+    if not 0.0 <= coverage <= 1.0:
+        raise ValueError(f"coverage must be within 0..1, not {coverage!r}")
+    factor = coverage
+    reasons: list[str] = []
+    if coverage < 1.0:
+        reasons.append(f"embedder covers {coverage:.0%} of the query's letters")
+    if decisive and settings.decisive_vector != 1.0:
+        factor *= settings.decisive_vector
+        reasons.append(f"BM25 decisive (top score >= {settings.strong_signal_ratio:g}x the next)")
+    weights = {stage: round(w * factor, 6) if stage in VECTOR_STAGES else w for stage, w in base.items()}
+    return FusionWeights(weights, round(factor, 6), tuple(reasons))
 
 
 # --- sequence context --------------------------------------------------------------------

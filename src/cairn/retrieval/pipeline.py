@@ -20,11 +20,14 @@ from cairn.retrieval.hybrid import (
     DEFAULT_SETTINGS,
     FeedbackExpander,
     Fused,
+    FusionWeights,
     HybridSettings,
     Neighbours,
     Reranker,
     StageRank,
+    adapt_weights,
     fuse,
+    script_coverage,
     sequence_context,
     sibling_paths,
     strong_signal,
@@ -95,6 +98,8 @@ class HybridRun:
     vectors: bool = False
     embedder: str | None = None
     via: dict[str, str] = field(default_factory=dict)
+    #: The weights the final fusion used and why they differ from the mode's base weights.
+    weights: FusionWeights | None = None
 
 
 class HybridPipeline:
@@ -139,16 +144,28 @@ class HybridPipeline:
                 run.embedder = side.embedder.fingerprint
             except ModelUnavailable as exc:
                 run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
-        # The shortcut only matters where there is something to skip (expansion, rerank).
-        strong = mode != "fast" and strong_signal(bm25, ratio=tuning.strong_signal_ratio)
-        if strong:
+        # Per-query weights: the vector side counts as far as the embedder knows the
+        # query's script, and less when BM25 alone is decisive.
+        strong = strong_signal(bm25, ratio=tuning.strong_signal_ratio)
+        coverage, missing = 1.0, list[str]()
+        if run.vectors and side is not None:
+            coverage, missing = script_coverage(query, _embedder_scripts(side.embedder))
+        if missing and coverage < 1.0:
+            run.hints.append(
+                f"the embedding model does not cover this query's script ({', '.join(missing)}: "
+                f"{1 - coverage:.0%} of its letters); results rely on BM25 "
+                f"(vector weight x{coverage:.2g}). A multilingual embedder can be configured "
+                "as an OpenAI-compatible endpoint ([embed] backend = \"openai\")")
+        if strong and mode != "fast":  # the shortcut only matters where there is something to skip
             run.stages_run.append("strong-signal")
-        weights = tuning.weights
+        base = tuning.fast_weights if mode == "fast" else tuning.weights
+        adapted = adapt_weights(base, coverage=coverage, decisive=strong, settings=tuning)
         if mode != "fast" and not strong and bm25:
-            weights = self._feedback(run, query, filters, mode, all_passages, side, query_vector)
+            adapted = self._feedback(run, query, filters, mode, all_passages, side, query_vector, adapted, coverage)
+        run.weights = adapted
         if graph:
             self._graph_stage(run, filters)
-        run.fused = fuse(run.rankings, per_document=not all_passages, k=tuning.rrf_k, weights=weights)
+        run.fused = fuse(run.rankings, per_document=not all_passages, k=tuning.rrf_k, weights=adapted.weights)
         run.stages_run.append("fuse")
         if run.fused and source.has_sequence_collections():
             self._sequence_stage(run, filters)
@@ -163,18 +180,18 @@ class HybridPipeline:
 
     def _feedback(
         self, run: HybridRun, query: str, filters: SearchFilter, mode: QueryMode, all_passages: bool,
-        side: VectorSide | None, query_vector: Any,
-    ) -> Any:
+        side: VectorSide | None, query_vector: Any, adapted: FusionWeights, coverage: float,
+    ) -> FusionWeights:
         """Pseudo-relevance feedback: the representative passages of the first fused units
         expand the BM25 query (``bm25x``) and shift the query vector towards them
-        (``vectorx``). Returns the fusion weights to use afterwards."""
+        (``vectorx``; not when the embedder does not cover the query). Returns the fusion
+        weights to use afterwards."""
         from cairn.retrieval.vector import feedback_query, nearest_candidates
 
         tuning = self.settings
-        weights = tuning.weights
         depth_fb = max(tuning.feedback_text_passages, tuning.feedback_vector_passages)
         first = [f.hit.passage_id for f in fuse(run.rankings, per_document=not all_passages,
-                                                   k=tuning.rrf_k, weights=weights)[:depth_fb]]
+                                                   k=tuning.rrf_k, weights=adapted.weights)[:depth_fb]]
         top = first[: tuning.feedback_text_passages]
         texts = self.ports.passages.passage_texts(top)
         expander = FeedbackExpander(terms=tuning.feedback_terms[mode])
@@ -182,14 +199,14 @@ class HybridPipeline:
         if extra:
             run.rankings["bm25x"] = self.ports.lexical(f"{query} {extra}", filters, run.depth)
             run.stages_run.append("expand")
-        if side is not None and query_vector is not None and run.vectors:
+        if side is not None and query_vector is not None and run.vectors and adapted.vector_factor > 0:
             shifted = feedback_query(side.matrix, query_vector, first[: tuning.feedback_vector_passages],
                                      tuning.rocchio_beta)
             if shifted is not None:
                 run.rankings["vectorx"] = nearest_candidates(side.matrix, shifted, run.depth, side.allowed)
                 run.stages_run.append("vector-feedback")
-                weights = tuning.feedback_weights
-        return weights
+                return adapt_weights(tuning.feedback_weights, coverage=coverage, settings=tuning)
+        return adapted
 
     def _graph_stage(self, run: HybridRun, filters: SearchFilter) -> None:
         """One bounded hop along links from the best candidates: linked documents join the
@@ -288,3 +305,9 @@ def _vector_stage(
 
     vector, encoder = fast(query) if fast is not None else (embedder.embed([query], kind="query")[0], "exact")
     return nearest_candidates(matrix, vector, depth, allowed), vector, encoder
+
+
+def _embedder_scripts(embedder: Embedder) -> frozenset[str] | None:
+    """The scripts an embedder was trained on (its ``scripts`` attribute), None: any."""
+    scripts = getattr(embedder, "scripts", None)
+    return frozenset(scripts) if scripts is not None else None

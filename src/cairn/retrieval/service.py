@@ -12,7 +12,7 @@ from cairn.errors import ModelUnavailable, NotFoundError, ValidationError
 from cairn.refs import URI_SCHEME, check_ref_path, document_uri, resolve_document, resolve_span
 from cairn.retrieval.bm25 import bm25_search, make_snippet, term_finder
 from cairn.retrieval.hybrid import fuse
-from cairn.retrieval.pipeline import HybridPipeline, HybridPorts, QueryMode, VectorSide
+from cairn.retrieval.pipeline import HybridPipeline, HybridPorts, HybridRun, QueryMode, VectorSide
 from cairn.retrieval.query import parse_query
 from cairn.store.protocol import Store
 from cairn.store.records import PassageHit, SearchFilter
@@ -142,6 +142,7 @@ class RetrievalService:
                 limit=limit, count=len(results), filters=meta_filters,
                 capabilities={"bm25": True, "vectors": run.vectors}, hints=run.hints,
                 fusion=pipeline.settings.fusion_version, stages_run=run.stages_run, embedder=run.embedder,
+                fusion_weights=run_weights(run), fusion_reasons=list(run.weights.reasons) if run.weights else [],
             ),
         )
 
@@ -327,6 +328,13 @@ class RetrievalService:
             passages=store, lexical=lexical, vectors=vectors, graph_expand=self._graph_expand,
             background=self._models.background(), reranker=self._models.reranker(),
         ))
+
+
+def run_weights(run: HybridRun) -> dict[str, float] | None:
+    """The weights of the stages that ran in ``run``'s fusion (None before any fusion)."""
+    if run.weights is None:
+        return None
+    return {stage: w for stage, w in run.weights.weights.items() if stage in run.rankings}
 
 
 def search_result(hit: PassageHit, score: float, stages: list[c.Stage],
