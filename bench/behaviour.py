@@ -2,15 +2,15 @@
 
 Use it around a refactor that must not change what cairn returns (issue 11):
 
-    .venv/bin/python bench/behaviour.py record            # BEFORE the first move: writes bench/golden/
+    .venv/bin/python -m bench.behaviour record            # BEFORE the first move: writes bench/golden/
     git add bench/golden && git commit                     # the goldens are part of the repo
     ... refactor ...
-    .venv/bin/python bench/behaviour.py check --reuse      # AFTER: recompute, compare, exit 1 on any difference
-    .venv/bin/python bench/behaviour.py check              # the same from a wiped work folder (re-ingest, re-embed)
-    .venv/bin/python bench/behaviour.py check --modes search --work /tmp/cairn-behaviour
+    .venv/bin/python -m bench.behaviour check --reuse      # AFTER: recompute, compare, exit 1 on any difference
+    .venv/bin/python -m bench.behaviour check              # the same from a wiped work folder (re-ingest, re-embed)
+    .venv/bin/python -m bench.behaviour check --modes search --work /tmp/cairn-behaviour
                                                            # BM25 from a fresh ingest, no model, a few min;
                                                            # bench/.work (and its vectors) left alone
-    .venv/bin/python bench/behaviour.py check --collections medline --reuse
+    .venv/bin/python -m bench.behaviour check --collections medline --reuse
 
 ``check`` prints, per set and mode, ``identical`` or how many queries differ with the first
 few (which rank the order first differs at, or that only scores moved) and exits 1 on any
@@ -72,9 +72,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import eval_retrieval as er  # sibling module of this script
+from bench import eval_retrieval as er
 
 GOLDEN = er.REPO / "bench" / "golden"
 TOP = 10

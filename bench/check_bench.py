@@ -1,7 +1,7 @@
 """Verifier speed: how long does checking a 10-claim draft against a capsule take?
 
-    .venv/bin/python bench/check_bench.py                 # 14 notes of bench/verify_set, 200 drafts
-    .venv/bin/python bench/check_bench.py --drafts 500 --budget 1200
+    .venv/bin/python -m bench.check_bench                 # 14 notes of bench/verify_set, 200 drafts
+    .venv/bin/python -m bench.check_bench --drafts 500 --budget 1200
 
 The notes of ``bench/verify_set/`` are indexed into a temporary cairn home. For each
 draft, 10 claims of the case set (drawn with a fixed seed, supported and unsupported,
@@ -21,13 +21,11 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
 
 import cairn  # noqa: E402
 from cairn.answer import Claim, EvidenceSpan, verify_claims  # noqa: E402

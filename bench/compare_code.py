@@ -1,7 +1,7 @@
 """Same workload against two source trees in one run, interleaved: is the new code as fast?
 
-    .venv/bin/python bench/compare_code.py --old /work/wt/base --new . --minutes 25
-    .venv/bin/python bench/compare_code.py --old OLD --new NEW --pairs 3 --write-results
+    .venv/bin/python -m bench.compare_code --old /work/wt/base --new . --minutes 25
+    .venv/bin/python -m bench.compare_code --old OLD --new NEW --pairs 3 --write-results
 
 Every measurement runs in a fresh subprocess of the same interpreter (``sys.executable``)
 with ``PYTHONPATH=<tree>/src``, so both sides use the same Python and packages and differ
@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 
 ROWS: list[tuple[str, str]] = [
     ("index_full", "full index (`ws.index()`, fresh, 7,425 pages)"),
@@ -247,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.old is None:
         parser.error("--old is required")
-    from index_bench import TARBALL, build_queries, extract_corpus, list_pages
+    from bench.index_bench import TARBALL, build_queries, extract_corpus, list_pages
 
     trees = {"old": args.old.resolve(), "new": args.new.resolve()}
     for tree in trees.values():
@@ -320,10 +319,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(table + "\n\n" + note)
     if args.write_results:
-        from results_md import machine_note, stamp, update_section
+        from bench.results_md import machine_note, stamp, update_section
 
         load = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
-        command = "python bench/compare_code.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = "python -m bench.compare_code " + " ".join(argv if argv is not None else sys.argv[1:])
         update_section(
             "Restructure (issue 11): same-run ratios, new / old",
             f"Command: `{command.strip()}`  \nDate: {stamp()}  \nMachine: {machine_note()}  \n"

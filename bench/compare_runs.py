@@ -1,6 +1,6 @@
 """Paired before/after comparison of two saved rankings of the same modes.
 
-    .venv/bin/python bench/compare_runs.py BEFORE_DIR AFTER_DIR [--modes hybrid,hybrid-fast] [--collections ...]
+    .venv/bin/python -m bench.compare_runs BEFORE_DIR AFTER_DIR [--modes hybrid,hybrid-fast] [--collections ...]
 
 Each directory holds ``<collection>/runs.json`` as ``eval_retrieval.py`` saves them (e.g. a
 copy of ``bench/.work`` made before a change, and ``bench/.work`` after it). For each
@@ -16,9 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import eval_retrieval as er  # sibling module of this script
+from bench import eval_retrieval as er
 
 
 def main(argv: list[str] | None = None) -> int:

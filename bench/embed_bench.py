@@ -1,8 +1,8 @@
 """Throughput of the local embedder: passages/s and peak RSS per batch size and thread count.
 
-    .venv/bin/python bench/embed_bench.py                 # 256 passages, batches 8/16/32/64, threads 1/2
-    .venv/bin/python bench/embed_bench.py --n 512 --threads 2 --batch-sizes 16 32
-    .venv/bin/python bench/embed_bench.py --compare-float  # int8 vs float weights (numpy, no torch; ~4 min)
+    .venv/bin/python -m bench.embed_bench                 # 256 passages, batches 8/16/32/64, threads 1/2
+    .venv/bin/python -m bench.embed_bench --n 512 --threads 2 --batch-sizes 16 32
+    .venv/bin/python -m bench.embed_bench --compare-float  # int8 vs float weights (numpy, no torch; ~4 min)
 
 Passages are NFCorpus documents of at least 254 tokens (so every passage is a full
 256-token sequence, the worst case for a chunker capped at ``max_tokens``). Each
@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "src"))
 
 from cairn.models.embedders import OnnxMiniLMEmbedder, _default_minilm_paths  # noqa: E402
 

@@ -1,9 +1,9 @@
 """CJK known-item retrieval: Chinese, Japanese and Korean queries typed as people type them.
 
-    .venv/bin/python bench/eval_cjk.py                          # bm25, vector, hybrid, hybrid-fast
-    .venv/bin/python bench/eval_cjk.py --modes bm25             # BM25 only, no model needed
-    .venv/bin/python bench/eval_cjk.py --modes bm25 --segment bigram --json out.json
-    .venv/bin/python bench/eval_cjk.py --modes bm25 --segment words   # jieba / fugashi / kiwipiepy
+    .venv/bin/python -m bench.eval_cjk                          # bm25, vector, hybrid, hybrid-fast
+    .venv/bin/python -m bench.eval_cjk --modes bm25             # BM25 only, no model needed
+    .venv/bin/python -m bench.eval_cjk --modes bm25 --segment bigram --json out.json
+    .venv/bin/python -m bench.eval_cjk --modes bm25 --segment words   # jieba / fugashi / kiwipiepy
 
 The set (``bench/cjk``, see its README): tldr-style command pages written in each language
 (``bench/cjk/{zh,ja,ko}/*.md``) and ``bench/cjk/queries.tsv``, one known-item query a line

@@ -1,8 +1,8 @@
 """LoCoMo for cairn: each conversation turn a document, the paper's turn recall@k.
 
-    .venv/bin/python bench/eval_locomo.py --reuse           # = eval_retrieval.py --collections locomo
-    .venv/bin/python bench/eval_locomo.py --turn text       # experiment: bare turn text only
-    .venv/bin/python bench/eval_locomo.py --turn reply      # experiment: the answered turn quoted too
+    .venv/bin/python -m bench.eval_locomo --reuse           # = eval_retrieval.py --collections locomo
+    .venv/bin/python -m bench.eval_locomo --turn text       # experiment: bare turn text only
+    .venv/bin/python -m bench.eval_locomo --turn reply      # experiment: the answered turn quoted too
 
 The data (``../shared/eval/locomo/locomo-dev.json``, 5 of the paper's 10 conversations,
 CC BY-NC 4.0, evaluation only) is read here and scored here; indexing, embedding and
@@ -176,8 +176,7 @@ def score_locomo(
 
 
 def main(argv: list[str] | None = None) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from eval_retrieval import main as eval_main
+    from bench.eval_retrieval import main as eval_main
 
     return eval_main(["--collections", "locomo", *(argv if argv is not None else sys.argv[1:])])
 

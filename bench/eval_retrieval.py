@@ -1,11 +1,11 @@
 """Retrieval quality on standard test collections, through cairn's own ingest and search.
 
-    .venv/bin/python bench/eval_retrieval.py                 # bm25, vector, hybrid on all four; RESULTS.md
-    .venv/bin/python bench/eval_retrieval.py --reuse         # same, reusing bench/.work (no re-embedding)
-    .venv/bin/python bench/eval_retrieval.py --reuse --collections cranfield --no-write
-    .venv/bin/python bench/eval_retrieval.py --modes bm25 --no-write           # BM25 only, no model needed
-    .venv/bin/python bench/eval_retrieval.py --modes fts5-doc --no-write       # reference: bare FTS5, whole docs
-    .venv/bin/python bench/eval_retrieval.py --reuse --modes bm25,vector,hybrid,hybrid-thorough --no-write
+    .venv/bin/python -m bench.eval_retrieval                 # bm25, vector, hybrid on all four; RESULTS.md
+    .venv/bin/python -m bench.eval_retrieval --reuse         # same, reusing bench/.work (no re-embedding)
+    .venv/bin/python -m bench.eval_retrieval --reuse --collections cranfield --no-write
+    .venv/bin/python -m bench.eval_retrieval --modes bm25 --no-write           # BM25 only, no model needed
+    .venv/bin/python -m bench.eval_retrieval --modes fts5-doc --no-write       # reference: bare FTS5, whole docs
+    .venv/bin/python -m bench.eval_retrieval --reuse --modes bm25,vector,hybrid,hybrid-thorough --no-write
 
 Collections (``../shared/eval``, see ``../shared/README.md``): NFCorpus, Cranfield, MEDLINE,
 and LoCoMo (turns as documents, see :mod:`eval_locomo`). Each document is written as one
@@ -62,9 +62,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import eval_locomo  # sibling module of this script
+from bench import eval_locomo
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -947,9 +945,9 @@ def main(argv: list[str] | None = None) -> int:
         or set(args.collections) != set(LOADERS)
     )
     if not args.no_write and not experiment and not args.from_runs:
-        from results_md import machine_note, stamp, update_section
+        from bench.results_md import machine_note, stamp, update_section
 
-        command = "python bench/eval_retrieval.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = "python -m bench.eval_retrieval " + " ".join(argv if argv is not None else sys.argv[1:])
         header = f"Command: `{command.strip()}`  \nDate: {stamp()}  \nMachine: {machine_note()}\n\n"
         for title, body in sections:
             update_section(title, header + body)

@@ -13,16 +13,15 @@ true verdict of every claim. The draft is split with ``split_claims`` and verifi
 
 then the confusion matrix (true verdict x verifier verdict) and the reason codes.
 
-    .venv/bin/python bench/eval_verify.py            # table, updates bench/RESULTS.md
-    .venv/bin/python bench/eval_verify.py --json     # machine-readable
-    .venv/bin/python bench/eval_verify.py --errors   # list every disagreement
+    .venv/bin/python -m bench.eval_verify            # table, updates bench/RESULTS.md
+    .venv/bin/python -m bench.eval_verify --json     # machine-readable
+    .venv/bin/python -m bench.eval_verify --errors   # list every disagreement
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -30,14 +29,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "bench"))
 
 from cairn.answer import EvidenceSpan, split_claims, verify_claims  # noqa: E402
 
 CASES = ROOT / "tests" / "fixtures" / "verify" / "cases.jsonl"
 VERDICTS = ("supported", "contradicted", "insufficient", "uncertain")
-COMMAND = ".venv/bin/python bench/eval_verify.py"
+COMMAND = ".venv/bin/python -m bench.eval_verify"
 
 
 @dataclass
@@ -206,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             for p in result["split_problems"]:
                 print("SPLIT", p)
         if not args.no_write:
-            from results_md import machine_note, stamp, update_section
+            from bench.results_md import machine_note, stamp, update_section
 
             body = f"`{COMMAND}` — {stamp()}, {machine_note()}\n\n{table}"
             update_section("Verifier evaluation (issue 5)", body)

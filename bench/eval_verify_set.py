@@ -25,10 +25,10 @@ uncertain), then the headline figures, overall and per split:
 In ``retrieved`` the share of cases whose labelled evidence line is inside the capsule is
 printed too, so that misses of retrieval and of the verifier can be told apart.
 
-    .venv/bin/python bench/eval_verify_set.py                   # all settings, all splits
-    .venv/bin/python bench/eval_verify_set.py --split tune      # only the tuning notes
-    .venv/bin/python bench/eval_verify_set.py --settings note,passages --errors
-    .venv/bin/python bench/eval_verify_set.py --json
+    .venv/bin/python -m bench.eval_verify_set                   # all settings, all splits
+    .venv/bin/python -m bench.eval_verify_set --split tune      # only the tuning notes
+    .venv/bin/python -m bench.eval_verify_set --settings note,passages --errors
+    .venv/bin/python -m bench.eval_verify_set --json
 
 Exit status 0 when the goals hold (no false support, verbatim/near-verbatim >= 95%) in
 the ``note`` and ``passages`` settings that were run, else 1.
@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -47,7 +46,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
 
 import cairn  # noqa: E402
 from cairn.answer import Claim, EvidenceSpan, verify_claims  # noqa: E402

@@ -1,7 +1,7 @@
 """Adaptive fusion: choose ``fast_weights`` and ``decisive_vector`` on a tuning split, report them on the test split.
 
-    .venv/bin/python bench/eval_retrieval.py --reuse --modes bm25,vector --no-write
-    .venv/bin/python bench/fusion_tune.py [--collections ...] [--json out.json]
+    .venv/bin/python -m bench.eval_retrieval --reuse --modes bm25,vector --no-write
+    .venv/bin/python -m bench.fusion_tune [--collections ...] [--json out.json]
 
 Reads the bm25 and vector document rankings that ``eval_retrieval.py`` saved
 (``bench/.work/<collection>/runs.json``, with scores) and fuses them offline the way
@@ -24,9 +24,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import eval_retrieval as er  # sibling module of this script
+from bench import eval_retrieval as er
 from cairn.retrieval.hybrid import DEFAULT_SETTINGS
 
 WEIGHTS = (0.25, 0.5, 0.75, 1.0)

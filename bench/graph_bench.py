@@ -1,7 +1,7 @@
 """Link-graph speed on a generated vault: is resolving links when the graph is read fast enough?
 
-    .venv/bin/python bench/graph_bench.py              # 10,000 notes, 3 repeats, one Markdown table
-    .venv/bin/python bench/graph_bench.py --notes 2000
+    .venv/bin/python -m bench.graph_bench              # 10,000 notes, 3 repeats, one Markdown table
+    .venv/bin/python -m bench.graph_bench --notes 2000
 
 The vault: ``N`` notes in 20 folders; each links to 8 others by basename (some with a
 ``#heading``, one ``#^block``, one embed), one Markdown relative link, two typed

@@ -1,8 +1,8 @@
 """Indexing and search speed on tldr-pages, against bare-SQLite baselines measured in the same run.
 
-    .venv/bin/python bench/index_bench.py                  # 3 repeats, prints one Markdown table
-    .venv/bin/python bench/index_bench.py --repeats 5 --json
-    .venv/bin/python bench/index_bench.py --write-results  # also update bench/RESULTS.md
+    .venv/bin/python -m bench.index_bench                  # 3 repeats, prints one Markdown table
+    .venv/bin/python -m bench.index_bench --repeats 5 --json
+    .venv/bin/python -m bench.index_bench --write-results  # also update bench/RESULTS.md
 
 Corpus: ``../shared/corpora/tldr/tldr-pages-en.tar.gz`` (7,425 Markdown pages under
 ``pages/``), extracted to a temporary folder. Every file is read once first so that no
@@ -297,9 +297,9 @@ def main(argv: list[str] | None = None) -> int:
     table = markdown_table(report)
     print(json.dumps(report, indent=2) if args.json else table)
     if args.write_results:
-        from results_md import machine_note, stamp, update_section
+        from bench.results_md import machine_note, stamp, update_section
 
-        command = "python bench/index_bench.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = "python -m bench.index_bench " + " ".join(argv if argv is not None else sys.argv[1:])
         update_section(
             "Indexing and search speed (tldr-pages)",
             f"Command: `{command.strip()}`  \nDate: {stamp()}  \nMachine: {machine_note()}\n\n{table}",

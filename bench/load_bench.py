@@ -1,8 +1,8 @@
 """Bounded load test of ``cairn serve``: N concurrent clients on loopback for a fixed time,
 a mix of search / query / get, then p50/p95 per operation and the error count.
 
-    python bench/load_bench.py                 # 50 clients x 30 s, writes bench/RESULTS.md
-    python bench/load_bench.py --clients 10 --seconds 5 --no-write
+    python -m bench.load_bench                 # 50 clients x 30 s, writes bench/RESULTS.md
+    python -m bench.load_bench --clients 10 --seconds 5 --no-write
 
 The server is a real ``cairn serve`` subprocess over an index of examples/notes plus
 generated notes (``--docs``); the clients are asyncio + httpx in this process. It stops by
@@ -26,8 +26,7 @@ from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from results_md import machine_note, stamp, update_section
+from bench.results_md import machine_note, stamp, update_section
 
 REPO = Path(__file__).resolve().parent.parent
 CAIRN = Path(sys.executable).parent / "cairn"
@@ -135,7 +134,7 @@ def main() -> int:
     rows.append(f"| **all** | {total} | {percentile(every, 50):.1f} ms | {percentile(every, 95):.1f} ms |")
     table = "\n".join(["| operation | requests | p50 | p95 |", "| --- | ---: | ---: | ---: |", *rows])
     body = (
-        f"Command: `python bench/load_bench.py --clients {args.clients} --seconds {args.seconds:g} "
+        f"Command: `python -m bench.load_bench --clients {args.clients} --seconds {args.seconds:g} "
         f"--docs {args.docs}`  \nDate: {stamp()}  \nMachine: {machine_note()}\n\n{table}\n\n"
         f"{args.clients} concurrent HTTP clients (httpx, asyncio, one process) against one `cairn serve` "
         f"process on 127.0.0.1 (uvicorn, 4 worker threads, one index connection each) for "

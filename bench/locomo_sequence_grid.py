@@ -1,7 +1,7 @@
 """LoCoMo: how much sequence context helps, and how sensitive it is to its two shares.
 
-    .venv/bin/python bench/eval_retrieval.py --reuse --collections locomo --modes bm25,hybrid,hybrid-fast --no-sequence
-    .venv/bin/python bench/locomo_sequence_grid.py [--write-results]
+    .venv/bin/python -m bench.eval_retrieval --reuse --collections locomo --modes bm25,hybrid,hybrid-fast --no-sequence
+    .venv/bin/python -m bench.locomo_sequence_grid [--write-results]
 
 The first command runs cairn's hybrid query with the LoCoMo collections *not* declared a
 sequence and saves its rankings (``bench/.work/locomo/runs-no-sequence.json``, 200 turns
@@ -22,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-import eval_locomo
+from bench import eval_locomo
 from cairn.retrieval.hybrid import (
     DEFAULT_SETTINGS,
     Fused,
@@ -147,9 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     table = "\n".join(rows)
     print(table)
     if args.write_results:
-        from results_md import machine_note, stamp, update_section
+        from bench.results_md import machine_note, stamp, update_section
 
-        command = "python bench/locomo_sequence_grid.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = "python -m bench.locomo_sequence_grid " + " ".join(argv if argv is not None else sys.argv[1:])
         body = (f"Command: `{command.strip()}` on the rankings of `eval_retrieval.py --reuse --collections "
                 f"locomo --modes bm25,hybrid,hybrid-fast --no-sequence` ({args.mode})  \n"
                 f"Date: {stamp()}  \nMachine: {machine_note()}\n\n"

@@ -1,7 +1,7 @@
 """Index throughput on the office corpus (PDF, Office, HTML, EPUB, notebook, e-mail).
 
-    .venv/bin/python bench/office_bench.py                  # 5 repeats, prints one Markdown table
-    .venv/bin/python bench/office_bench.py --repeats 10 --write-results
+    .venv/bin/python -m bench.office_bench                  # 5 repeats, prints one Markdown table
+    .venv/bin/python -m bench.office_bench --repeats 10 --write-results
 
 Corpus: ``../shared/corpora/office`` (every file, copied to a temporary folder; read once
 first so no measurement pays cold I/O). Two measurements, medians over the repeats:
@@ -30,8 +30,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 OFFICE = REPO.parent / "shared" / "corpora" / "office"
-sys.path.insert(0, str(REPO / "src"))
-sys.path.insert(0, str(REPO / "bench"))
 
 
 def main() -> int:
@@ -106,10 +104,10 @@ def main() -> int:
         table = "\n".join(rows)
         print(table)
         if args.write_results:
-            from results_md import machine_note, stamp, update_section
+            from bench.results_md import machine_note, stamp, update_section
 
             body = (
-                f"Command: `.venv/bin/python bench/office_bench.py --repeats {args.repeats} --write-results`"
+                f"Command: `.venv/bin/python -m bench.office_bench --repeats {args.repeats} --write-results`"
                 f" ({stamp()}; {machine_note()}).\n\n"
                 f"Corpus: `shared/corpora/office` ({len(files)} files, {total_mb:.2f} MB). Per format:"
                 " `ingest_bytes` (convert + parse + chunk + hash, no store) per file, in-process, warm"

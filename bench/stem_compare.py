@@ -1,7 +1,7 @@
 """Compare cairn's stemmers with the Porter stemmer of the FTS5 index, on a word list.
 
-    .venv/bin/python bench/stem_compare.py                     # tldr corpus + examples/
-    .venv/bin/python bench/stem_compare.py --tldr PATH.tar.gz --examples PATH --show 20
+    .venv/bin/python -m bench.stem_compare                     # tldr corpus + examples/
+    .venv/bin/python -m bench.stem_compare --tldr PATH.tar.gz --examples PATH --show 20
 
 The words are every unicode61 token (lower-cased, diacritics removed, as the index sees
 them) of the tldr pages and the example notes. Printed:
@@ -23,14 +23,12 @@ import bisect
 import itertools
 import re
 import sqlite3
-import sys
 import tarfile
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
 
 from cairn.text.stem import inflection_stem, light_stem, porter_stem  # noqa: E402
 

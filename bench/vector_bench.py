@@ -1,7 +1,7 @@
 """Speed of the semantic side, as ratios against baselines measured in the same run.
 
-    .venv/bin/python bench/vector_bench.py                   # full run (embeds all tldr pages)
-    .venv/bin/python bench/vector_bench.py --write-results   # also update bench/RESULTS.md
+    .venv/bin/python -m bench.vector_bench                   # full run (embeds all tldr pages)
+    .venv/bin/python -m bench.vector_bench --write-results   # also update bench/RESULTS.md
 
 Corpus: the 7,425 tldr pages (``../shared/corpora/tldr``), indexed once into a work folder
 (``bench/.work/vector``; ``--fresh`` starts over). Measurements:
@@ -44,7 +44,6 @@ SHARED = REPO.parent / "shared"
 TARBALL = SHARED / "corpora" / "tldr" / "tldr-pages-en.tar.gz"
 WORK = REPO / "bench" / ".work" / "vector"
 CAIRN = Path(sys.executable).parent / "cairn"
-sys.path.insert(0, str(REPO / "bench"))
 
 
 def pct(samples: list[float], q: float) -> float:
@@ -175,9 +174,7 @@ def incremental(pages: Path, home: Path) -> dict[str, Any]:
 
 def latency(home: Path, n: int) -> dict[str, dict[str, float]]:
     import cairn
-
-    sys.path.insert(0, str(REPO / "bench"))
-    from index_bench import build_queries  # type: ignore[import-not-found]
+    from bench.index_bench import build_queries
 
     pages = sorted((WORK / "corpus" / "pages").rglob("*.md"))
     queries = build_queries(pages, n, 11)
@@ -271,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     print(json.dumps(report, indent=2), file=sys.stderr)
     if args.write_results:
-        from results_md import update_section  # type: ignore[import-not-found]
+        from bench.results_md import update_section
 
         cmd = " ".join([".venv/bin/python", "bench/vector_bench.py", *(argv if argv is not None else sys.argv[1:])])
         update_section("Vector and hybrid speed (issue 3)", f"Command: `{cmd}`\n\n{text}\n")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -403,8 +402,7 @@ def test_a_number_absent_from_evidence_is_never_supported(n: int, template: str)
 
 
 def test_case_set_meets_targets() -> None:
-    sys.path.insert(0, str(ROOT / "bench"))
-    from eval_verify import evaluate, load_cases
+    from bench.eval_verify import evaluate, load_cases
 
     cases = load_cases(CASES)
     assert len(cases) >= 80
