@@ -76,7 +76,7 @@ def cli_json(*args: str) -> Any:
 
 
 #: Workspace methods whose every return value in every test is checked against its
-#: published JSON Schema (issue 5: "every real output in the tests validates").
+#: published JSON Schema ("every real output in the tests validates").
 SCHEMA_CHECKED = {
     "search": "search", "vsearch": "search", "query": "search", "similar": "search",
     "context_build": "capsule", "context_verify": "capsule-verify",

@@ -1,6 +1,6 @@
 """Behaviour goldens of the CLI: the ``--json`` output of every command on a fixture vault.
 
-Part of the proof that a refactor changes no behaviour (issue 11; the retrieval half is
+Part of the proof that a refactor changes no behaviour (the retrieval half is
 ``bench/behaviour.py``). Every command that takes ``--json`` runs, through the ``cairn``
 console script's entry point, over a fixed vault (``examples/notes`` as collection ``notes``
 and the hand-written notes of ``tests/graph_vault.py`` as collection ``graph``, every file's

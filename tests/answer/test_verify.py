@@ -1,4 +1,4 @@
-"""The claim verifier (issue 5): splitting, alignment rules, fail-closed judge, the case set."""
+"""The claim verifier: splitting, alignment rules, fail-closed judge, the case set."""
 
 from __future__ import annotations
 

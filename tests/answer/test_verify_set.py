@@ -1,4 +1,4 @@
-"""The independent verifier set (bench/verify_set, issue 12) is well formed.
+"""The independent verifier set (bench/verify_set) is well formed.
 
 No verifier is run here (that is bench/eval_verify_set.py): only the shape of the set,
 its coverage of every kind, the split by note, and that cases.jsonl is what

@@ -10,7 +10,7 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 PACKAGE = SRC / "cairn"
-#: "No source module over ~600 lines" (issue 11), with a little slack for the "~".
+#: "No source module over ~600 lines", with a little slack for the "~".
 MAX_MODULE_LINES = 650
 MAX_WORKSPACE_LINES = 300
 

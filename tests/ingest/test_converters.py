@@ -1,4 +1,4 @@
-"""Converters (issue 4, points 1-3): office corpus fidelity, pages, limits and bad input."""
+"""Converters: office corpus fidelity, pages, limits and bad input."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Contracts of Context Capsules and their verify receipts (issue 5).
+"""Contracts of Context Capsules and their verify receipts.
 
 Same rules as :mod:`cairn.contracts`: frozen, unknown fields forbidden. A Capsule is
 serialised as canonical JSON (:func:`cairn.capsule.canonical.canonical_json`): sorted

@@ -1,4 +1,4 @@
-"""``cairn context build``, ``cairn context verify`` and ``cairn ask`` (issue 5).
+"""``cairn context build``, ``cairn context verify`` and ``cairn ask``.
 
 Each is declared from its operation; written here is how it prints. ``context build
 --json`` prints the capsule's canonical JSON (byte-identical for the same index and
