@@ -260,7 +260,7 @@ def test_real_smollm2_verified_ask_catches_unsupported_additions(ws: Any, notes:
     ws.add_collection(notes, name="notes")
     ws.index()
     started = time.monotonic()
-    result = ws.ask_verified(QUESTION, max_tokens=96, timeout=120)
+    result = ws.ask_verified(QUESTION, max_tokens=96, timeout=120, mode="generative")
     elapsed = time.monotonic() - started
     assert_valid("verified-ask", result)
     assert result.generator is not None and result.generator.startswith("llamacpp:SmolLM2-135M")

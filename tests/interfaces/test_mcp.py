@@ -23,7 +23,7 @@ SNAPSHOT = Path(__file__).parent.parent / "snapshots" / "mcp_tools_list.json"
 READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", "links", "backlinks",
               "similar", "graph_neighbors", "graph_path", "tags"}
 WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed"}
-PLANNED = {"context_build", "context_verify", "ask"}
+PLANNED = {"context_build", "context_verify", "ask", "check_draft"}
 
 
 @pytest.fixture(scope="module")

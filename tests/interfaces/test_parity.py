@@ -150,3 +150,41 @@ def test_errors_have_the_same_code_everywhere(fixed: tuple[Path, str]) -> None:
 
 def _route(name: str) -> str:
     return next(op.route for op in OPERATIONS if op.name == name).removeprefix("/v1/")
+
+
+def test_check_draft_parity(fixed: tuple[Path, str]) -> None:
+    """check_draft (read-only): the SDK, REST and MCP (stdio and HTTP) give one report,
+    against a saved capsule and with evidence retrieved per claim."""
+    home, url = fixed
+    with cairn.open(home) as ws:
+        capsule = ws.context_build("how are backups scheduled", budget_tokens=300)
+        quote = capsule.evidence[0].text.strip().splitlines()[-1]
+        draft = f"{quote} [E1]. Backups are copied to the Moon every hour [E9]."
+        body = capsule.model_dump(mode="json")
+        from cairn.capsule.canonical import canonical_json
+
+        cases = [
+            ({"draft": draft, "capsule": body}, ws.check_draft(draft, capsule=canonical_json(capsule))),
+            ({"draft": draft}, ws.check_draft(draft)),
+        ]
+    for args, want in cases:
+        rest = httpx.post(f"{url}/v1/check", json=args, timeout=60).json()
+        assert _contract("check_draft", rest) == want, rest
+        for server in (_stdio_with_env(home), f"{url}/mcp"):
+            (err, got), = _mcp_answers(server, [("check_draft", args)])
+            assert not err, got
+            assert _contract("check_draft", got) == want
+    with_capsule = cases[0][1]
+    assert with_capsule.source == "capsule" and with_capsule.unknown_citations == ["E9"]
+    assert with_capsule.unsupported >= 1
+    bad = httpx.post(f"{url}/v1/check", json={"draft": ""}, timeout=60)
+    assert bad.status_code == 400 or bad.status_code == 422, bad.text
+
+
+def _stdio_with_env(home: Path) -> Any:
+    """stdio server params that keep this process's environment (PYTHONPATH included), so a
+    worktree's sources serve the new operation."""
+    import os
+
+    params = stdio_params(home)
+    return params.model_copy(update={"env": dict(os.environ)})

@@ -186,6 +186,22 @@ class AskInput(EvidenceScope):
     verify: StrictBool = Field(False, description="Send exactly true for a verified answer: it abstains "
                                                   "unless every claim is supported by the evidence.")
     answer: bool = Field(False, description="Without verify: also draft a short (unverified) answer.")
+    mode: Literal["auto", "extractive", "generative"] = Field(
+        "auto", description="How to answer: extractive quotes the evidence sentences that answer (no model); "
+                            "generative drafts with the configured generator; auto: generative only when a "
+                            "capable generator is configured.")
+
+
+class CheckDraftInput(OpInput):
+    draft: str = Field(min_length=1, max_length=100_000,
+                       description="The text to check, with or without [E1]-style citations.")
+    capsule: dict[str, Any] | None = Field(
+        None, description="A capsule exactly as context_build returned it; without one, evidence is "
+                          "retrieved for each claim.")
+    collections: list[Name] = Field(default_factory=list, max_length=50,
+                                    description="Without a capsule: retrieve only from these collections.")
+    budget_tokens: int | None = Field(700, ge=1, le=100_000,
+                                      description="Without a capsule: token budget of each claim's evidence.")
 
 
 def _context_verify(ws: Any, params: OpInput) -> BaseModel:
@@ -193,6 +209,16 @@ def _context_verify(ws: Any, params: OpInput) -> BaseModel:
 
     assert isinstance(params, ContextVerifyInput)
     result: BaseModel = ws.context_verify(json.dumps(params.capsule, ensure_ascii=False))
+    return result
+
+
+def _check_draft(ws: Any, params: OpInput) -> BaseModel:
+    import json
+
+    assert isinstance(params, CheckDraftInput)
+    capsule = None if params.capsule is None else json.dumps(params.capsule, ensure_ascii=False)
+    result: BaseModel = ws.check_draft(params.draft, capsule=capsule, collections=params.collections,
+                                       budget_tokens=params.budget_tokens)
     return result
 
 
@@ -308,6 +334,10 @@ OPERATIONS: tuple[Operation, ...] = (
               route="/v1/ask", call=_ask, idempotent=True,
               description="Cited evidence for a question (optionally a draft answer); with verify: true, an "
                           "answer only when every claim is supported, else it abstains."),
+    Operation("check_draft", "check_draft", CheckDraftInput, "cairn.contracts.answer:CheckReport",
+              route="/v1/check", call=_check_draft, idempotent=True,
+              description="Check a draft (e.g. your own answer): each claim's verdict with the evidence "
+                          "span it aligns with, against a saved capsule or evidence retrieved per claim."),
     # Writes: only with --enable-write.
     Operation("capture", "capture", CaptureInput, "cairn.contracts.capture:CaptureResult", route="/v1/capture",
               description="Write a NEW Markdown note into a collection's folder (never overwrites), then index it.",
