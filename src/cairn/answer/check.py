@@ -10,22 +10,65 @@ claim is checked against that. No model is run.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from cairn.answer.ask import cited_refs, evidence_spans
+from cairn.answer.claims import Claim
 from cairn.contracts.answer import CheckReport, ClaimResult
 from cairn.contracts.capsule import Capsule
+from cairn.text.cjk import has_cjk
+from cairn.text.stem import light_stem
+from cairn.text.stopwords import CLAIM_STOPWORDS
 
 __all__ = ["check_against_capsule", "check_with_retrieval", "summarise"]
 
 
-def _verify(claims: Sequence[object], capsule: Capsule) -> list[ClaimResult]:
+_WORD = re.compile(r"[^\W_]+")
+#: Share of a claim's content words an evidence item must hold to be checked against it
+#: (below the verifier's 75% alignment, as stems here are not the verifier's exact ones).
+MIN_SHARED = 0.4
+
+
+def _stems(text: str) -> set[str]:
+    return {light_stem(w) for w in _WORD.findall(text.lower()) if w not in CLAIM_STOPWORDS}
+
+
+def _verify(claims: Sequence[Claim], capsule: Capsule) -> list[ClaimResult]:
+    """Verdicts for ``claims`` against ``capsule``. Each claim is put to the verifier with
+    the evidence items it cites and those that hold at least :data:`MIN_SHARED` of its
+    content words: the verifier supports or contradicts a claim only through a passage
+    that aligns with most of its words (75%), so an item holding fewer can decide
+    nothing, and leaving it out keeps a check fast. Claims with the same items share
+    one call."""
     from cairn.answer import verify as verifier
     from cairn.answer.ask import claim_result
 
-    verdicts = list(verifier.verify_claims(claims, evidence_spans(capsule.evidence)))  # type: ignore[arg-type]
-    by_ref = {item.ref: item for item in capsule.evidence}
-    return [claim_result(v, by_ref) for v in verdicts]
+    items = list(capsule.evidence)
+    item_stems = [_stems(item.text) for item in items]
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for k, claim in enumerate(claims):
+        words = _stems(claim.text)
+        if not words or has_cjk(claim.text):
+            chosen = tuple(range(len(items)))
+        else:
+            chosen = tuple(i for i, item in enumerate(items)
+                           if item.ref in claim.cited
+                           or len(words & item_stems[i]) >= MIN_SHARED * len(words))
+            if not chosen:  # nothing can decide it: all items, for the verifier's own reason
+                chosen = tuple(range(len(items)))
+        groups.setdefault(chosen, []).append(k)
+    by_ref = {item.ref: item for item in items}
+    results: dict[int, ClaimResult] = {}
+    for chosen, members in groups.items():
+        subset = [items[i] for i in chosen]
+        group = [claims[k] for k in members]
+        verdicts = list(verifier.verify_claims(group, evidence_spans(subset)))
+        if [v.claim.id for v in verdicts] != [c.id for c in group]:
+            raise ValueError("verdicts do not match the claims one to one")
+        for k, verdict in zip(members, verdicts, strict=True):
+            results[k] = claim_result(verdict, by_ref)
+    return [results[k] for k in range(len(claims))]
 
 
 def summarise(draft: str, claims: Sequence[ClaimResult], *, source: str, capsule_ids: Sequence[str],
