@@ -146,13 +146,17 @@ def judge_row(q: dict[str, Any], answer: str | None) -> dict[str, Any]:
     return {"expect_ok": expect_ok, "forbidden": forbidden}
 
 
-def run_notes(mode: str, timeout: float = 120.0) -> list[dict[str, Any]]:
+def run_notes(mode: str, timeout: float = 120.0, per_kind: int | None = None) -> list[dict[str, Any]]:
     config = ""
     if mode == "generative":
         config = "[generate]\nbackend = \"xllamacpp\"\ncapable = true\n"
     ws = notes_workspace(WORK / f"answer-set-{mode}", config)
     rows = []
-    for q in load_questions():
+    questions = load_questions()
+    if per_kind:  # the first ``per_kind`` questions of each kind (the generator is slow)
+        questions = [q for kind in ("answerable", "unanswerable", "injection")
+                     for q in [x for x in questions if x["kind"] == kind][:per_kind]]
+    for q in questions:
         started = time.perf_counter()
         r = ws.ask_verified(q["question"], mode=mode, max_tokens=96, timeout=timeout)
         verified_s = time.perf_counter() - started
@@ -236,15 +240,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("tune", "test", "all", "none"), default="all")
     parser.add_argument("--limit", type=int, default=None, help="sample this many LoCoMo questions")
     parser.add_argument("--smollm2", action="store_true", help="also run the generative mode with SmolLM2-135M")
+    parser.add_argument("--only-smollm2", action="store_true", help="only the SmolLM2 generative run")
+    parser.add_argument("--per-kind", type=int, default=None, help="SmolLM2: this many questions of each kind")
+    parser.add_argument("--timeout", type=float, default=120.0, help="SmolLM2: seconds per generation")
     parser.add_argument("--audit", type=Path, default=None)
     parser.add_argument("--rows", type=Path, default=WORK / "answers-rows.json")
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
-    if args.split != "none":
-        rows += run_locomo(args.split, args.limit)
-    rows += run_notes("extractive")
-    if args.smollm2:
-        rows += run_notes("generative")
+    if not args.only_smollm2:
+        if args.split != "none":
+            rows += run_locomo(args.split, args.limit)
+            print("\n".join(report_locomo(rows)), flush=True)
+        rows += run_notes("extractive")
+    if args.smollm2 or args.only_smollm2:
+        rows += run_notes("generative", args.timeout, args.per_kind)
     args.rows.parent.mkdir(parents=True, exist_ok=True)
     args.rows.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
     lines = [*report_locomo(rows), "", *report_notes(rows)]
