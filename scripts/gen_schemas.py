@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from cairn.contracts import SearchResponse
-from cairn.contracts.answer import AskResponse, VerifiedAskResponse
+from cairn.contracts.answer import AskResponse, CheckReport, VerifiedAskResponse
 from cairn.contracts.capsule import Capsule, VerifyReceipt
 
 TARGET = Path(__file__).resolve().parent.parent / "schemas"
@@ -25,6 +25,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "capsule-verify": VerifyReceipt,
     "ask": AskResponse,
     "verified-ask": VerifiedAskResponse,
+    "check": CheckReport,
 }
 
 

@@ -155,6 +155,7 @@ class Workspace:
     context_verify = _Delegate("_capsules", CapsuleService.context_verify)
     ask = _Delegate("_answers", AnswerService.ask)
     ask_verified = _Delegate("_answers", AnswerService.ask_verified)
+    check_draft = _Delegate("_answers", AnswerService.check_draft)
 
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,

@@ -94,7 +94,7 @@ def cli_argv(name: str, args: dict[str, Any]) -> list[str]:
 def test_every_operation_has_a_cli_command_and_a_case() -> None:
     assert set(_commands()) == {op.name for op in OPERATIONS}
     # context_verify: test_context_verify_parity (the CLI reads the capsule from a file)
-    assert {name for name, _ in CASES} | {"context_verify"} == {op.name for op in available_operations(write=False)}
+    assert {name for name, _ in CASES} | {"context_verify", "check_draft"} == {op.name for op in available_operations(write=False)}
     for name, args in CASES:
         cli_argv(name, args)
 
@@ -252,3 +252,48 @@ def test_every_write_operation_answers_the_same_on_every_face(tmp_path_factory: 
     for face, got in answers.items():
         for (name, _), want, answer in zip(WRITES, answers["sdk"], got, strict=True):
             assert answer == want, (face, name)
+
+
+def test_check_draft_parity(fixed: tuple[Path, str]) -> None:
+    """check_draft (read-only): the SDK, REST and MCP (stdio and HTTP) give one report,
+    against a saved capsule and with evidence retrieved per claim."""
+    home, url = fixed
+    with cairn.open(home) as ws:
+        capsule = ws.context_build("how are backups scheduled", budget_tokens=300)
+        quote = capsule.evidence[0].text.strip().splitlines()[-1]
+        draft = f"{quote} [E1]. Backups are copied to the Moon every hour [E9]."
+        body = capsule.model_dump(mode="json")
+        from cairn.capsule.canonical import canonical_json
+
+        cases = [
+            ({"draft": draft, "capsule": body}, ws.check_draft(draft, capsule=canonical_json(capsule))),
+            ({"draft": draft}, ws.check_draft(draft)),
+        ]
+    for args, want in cases:
+        rest = httpx.post(f"{url}/v1/check", json=args, timeout=60).json()
+        assert _contract("check_draft", rest) == want, rest
+        for server in (_stdio_with_env(home), f"{url}/mcp"):
+            (err, got), = _mcp_answers(server, [("check_draft", args)])
+            assert not err, got
+            assert _contract("check_draft", got) == want
+    draft_file = home / "draft.txt"
+    draft_file.write_text(draft, encoding="utf-8")
+    capsule_file = home / "capsule.json"
+    capsule_file.write_bytes(canonical_json(capsule))
+    for argv, want in ((["--capsule", str(capsule_file)], cases[0][1]), ([], cases[1][1])):
+        proc = run_cli("--home", str(home), "check", str(draft_file), *argv, "--json")
+        assert _contract("check_draft", json.loads(proc.stdout)) == want
+    with_capsule = cases[0][1]
+    assert with_capsule.source == "capsule" and with_capsule.unknown_citations == ["E9"]
+    assert with_capsule.unsupported >= 1
+    bad = httpx.post(f"{url}/v1/check", json={"draft": ""}, timeout=60)
+    assert bad.status_code == 400 or bad.status_code == 422, bad.text
+
+
+def _stdio_with_env(home: Path) -> Any:
+    """stdio server params that keep this process's environment (PYTHONPATH included), so a
+    worktree's sources serve the new operation."""
+    import os
+
+    params = stdio_params(home)
+    return params.model_copy(update={"env": dict(os.environ)})

@@ -14,15 +14,22 @@ from cairn.contracts.capsule import EvidenceItem, FacetCoverage
 
 ASK_SCHEMA: Final = "cairn.ask/1"
 VERIFIED_ASK_SCHEMA: Final = "cairn.verified-ask/1"
+CHECK_SCHEMA: Final = "cairn.check/1"
+
+#: How an answer was made: ``extractive`` quotes evidence sentences (no model),
+#: ``generative`` is drafted by the configured generator.
+AnswerMode = Literal["extractive", "generative"]
 
 Verdict = Literal["supported", "contradicted", "insufficient", "uncertain"]
 #: Why a verified ask returned no answer: ``no_evidence`` nothing to answer from,
 #: ``generator_failed`` the model was unavailable / failed / timed out / gave no usable
 #: draft, ``no_claims`` the draft held no checkable claim, ``verifier_failed`` the
 #: verifier was unavailable or failed, ``claims_not_supported`` some substantive claim
-#: is not supported by the evidence.
+#: is not supported by the evidence, ``no_answer_in_evidence`` (extractive) no evidence
+#: sentence answers the question.
 AbstainReason = Literal[
     "no_evidence", "generator_failed", "no_claims", "verifier_failed", "claims_not_supported",
+    "no_answer_in_evidence",
 ]
 
 
@@ -34,7 +41,12 @@ class GeneratedAnswer(Contract):
     cited: list[str]
     #: Cited refs that name no evidence item (a model inventing sources).
     unknown_citations: list[str] = Field(default_factory=list)
+    #: The generator's fingerprint, or ``extractive`` for a quoted (model-free) answer.
     generator: str
+    mode: AnswerMode = "generative"
+    #: Labels for the reader, e.g. ``quotes_instruction_like_evidence:E2`` when the
+    #: answer cites evidence that reads like an instruction to a model (prompt injection).
+    warnings: list[str] = Field(default_factory=list)
 
 
 class AskResponse(Contract):
@@ -92,3 +104,29 @@ class VerifiedAskResponse(Contract):
     claims: list[ClaimResult]
     evidence: list[EvidenceItem]
     detail: str = ""
+    mode: AnswerMode = "generative"
+    #: Labels for the reader (see :attr:`GeneratedAnswer.warnings`); an extractive answer
+    #: also says here when the verifier disagreed with a quoted sentence (it is dropped).
+    warnings: list[str] = Field(default_factory=list)
+
+
+class CheckReport(Contract):
+    """``cairn check``: each claim of a draft with its verdict and the evidence span it
+    aligns with, against a saved capsule or evidence retrieved for each claim."""
+
+    schema_version: Literal["cairn.check/1"] = CHECK_SCHEMA
+    #: ``capsule``: checked against the given capsule; ``retrieved``: against evidence
+    #: retrieved for each claim (one capsule per claim, ids in ``capsule_ids``).
+    source: Literal["capsule", "retrieved"]
+    capsule_ids: list[str]
+    claims: list[ClaimResult]
+    #: Evidence refs the draft cites (``[E1]``), in order of first citation.
+    citations: list[str]
+    #: Cited refs that name no evidence item of the capsule (always empty for ``retrieved``).
+    unknown_citations: list[str] = Field(default_factory=list)
+    supported: int
+    #: Substantive claims that are not supported (contradicted, insufficient or uncertain).
+    unsupported: int
+    contradicted: int
+    #: True when there is a substantive claim and every one is supported.
+    all_supported: bool

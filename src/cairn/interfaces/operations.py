@@ -219,6 +219,22 @@ class AskInput(EvidenceScope):
     verify: StrictBool = Field(False, description="Send exactly true for a verified answer: it abstains "
                                                   "unless every claim is supported by the evidence.")
     answer: bool = Field(False, description="Without verify: also draft a short (unverified) answer.")
+    mode: Literal["auto", "extractive", "generative"] = Field(
+        "auto", description="How to answer: extractive quotes the evidence sentences that answer (no model); "
+                            "generative drafts with the configured generator; auto: generative only when a "
+                            "capable generator is configured.")
+
+
+class CheckDraftInput(OpInput):
+    draft: str = Field(min_length=1, max_length=100_000,
+                       description="The text to check, with or without [E1]-style citations.")
+    capsule: dict[str, Any] | None = Field(
+        None, description="A capsule exactly as context_build returned it; without one, evidence is "
+                          "retrieved for each claim.")
+    collections: list[Name] = Field(default_factory=list, max_length=50,
+                                    description="Without a capsule: retrieve only from these collections.")
+    budget_tokens: int | None = Field(700, ge=1, le=100_000,
+                                      description="Without a capsule: token budget of each claim's evidence.")
 
 
 def _context_verify(ws: Any, args: dict[str, Any]) -> BaseModel:
@@ -228,6 +244,17 @@ def _context_verify(ws: Any, args: dict[str, Any]) -> BaseModel:
     capsule = args["capsule"]
     text = capsule if isinstance(capsule, (str, bytes)) else json.dumps(capsule, ensure_ascii=False)
     result: BaseModel = ws.context_verify(text)
+    return result
+
+
+def _check_draft(ws: Any, args: dict[str, Any]) -> BaseModel:
+    """The capsule, if any, as JSON text: a dict from MCP/REST, a saved file's bytes from the CLI."""
+    import json
+
+    capsule = args.get("capsule")
+    text = capsule if capsule is None or isinstance(capsule, (str, bytes)) else json.dumps(capsule, ensure_ascii=False)
+    result: BaseModel = ws.check_draft(args["draft"], capsule=text, collections=args.get("collections", []),
+                                       budget_tokens=args.get("budget_tokens", 700))
     return result
 
 
@@ -340,6 +367,10 @@ OPERATIONS: tuple[Operation, ...] = (
               route="/v1/ask", call=_ask, idempotent=True,
               description="Cited evidence for a question (optionally a draft answer); with verify: true, an "
                           "answer only when every claim is supported, else it abstains."),
+    Operation("check_draft", "check_draft", CheckDraftInput, "cairn.contracts.answer:CheckReport",
+              route="/v1/check", call=_check_draft, idempotent=True,
+              description="Check a draft (e.g. your own answer): each claim's verdict with the evidence "
+                          "span it aligns with, against a saved capsule or evidence retrieved per claim."),
     # Writes: only with --enable-write.
     Operation("capture", "capture", CaptureInput, "cairn.contracts.capture:CaptureResult", route="/v1/capture",
               description="Write a NEW Markdown note into a collection's folder (never overwrites), then index it.",

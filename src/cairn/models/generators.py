@@ -13,6 +13,7 @@ down, timeout, malformed response) is a :class:`ModelUnavailable` with a hint.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import importlib
 import importlib.util
@@ -74,31 +75,6 @@ def _is_installed(module: str) -> bool:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
         return False
-
-
-def _run_with_timeout(work: Callable[[], str], timeout: float | None, what: str) -> str:
-    """Run ``work`` in a daemon thread and give up waiting after ``timeout`` seconds."""
-    if timeout is None:
-        return work()
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = work()
-        except BaseException as exc:  # handed to the caller's thread
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, daemon=True, name="cairn-generate")
-    thread.start()
-    thread.join(timeout)
-    if thread.is_alive():
-        raise ModelUnavailable(f"{what} timed out after {timeout:g}s")
-    if "error" in box:
-        error = box["error"]
-        if isinstance(error, ModelUnavailable):
-            raise error
-        raise ModelUnavailable(f"{what} failed: {type(error).__name__}: {error}") from error
-    return str(box["value"])
 
 
 def _reply_text(payload: Any, where: str) -> str:
@@ -203,20 +179,99 @@ class LlamaCppGenerator:
 
     def generate(self, messages: Sequence[ChatMessage], *, max_tokens: int = 160,
                  timeout: float | None = None) -> str:
-        """Greedy chat completion of at most ``max_tokens`` tokens."""
+        """Greedy chat completion of at most ``max_tokens`` tokens.
+
+        Generation streams token by token in a worker thread; on a timeout the worker is
+        told to stop at its next token and joined, so no llama.cpp call is left running
+        behind the caller (one left running at interpreter exit crashed the process)."""
         request = {
             "messages": [{"role": m.role, "content": m.content} for m in messages],
-            "max_tokens": max_tokens, "temperature": 0.0, "seed": self.seed, "stream": False,
+            "max_tokens": max_tokens, "temperature": 0.0, "seed": self.seed, "stream": True,
         }
+        limit = timeout if timeout is not None else self.timeout
+        cancel = threading.Event()
+        pieces: list[str] = []
+        failure: list[str] = []
+
+        def on_chunk(chunk: Any) -> bool:
+            if isinstance(chunk, dict):
+                if "error" in chunk:
+                    failure.append(str(chunk["error"]))
+                    return True
+                try:
+                    content = chunk["choices"][0]["delta"].get("content")
+                except (KeyError, IndexError, TypeError, AttributeError):
+                    content = None
+                if isinstance(content, str):
+                    pieces.append(content)
+            return cancel.is_set()  # True stops the generation
 
         def work() -> str:
             server = self._load()
-            result = server.handle_chat_completions(request)
+            result = server.handle_chat_completions(request, on_chunk)
             if isinstance(result, dict) and "error" in result:
-                raise ModelUnavailable(f"local model failed: {result['error']}")
-            return _reply_text(result, "local model")
+                failure.append(str(result["error"]))
+            if failure:
+                raise ModelUnavailable(f"local model failed: {failure[0]}")
+            return "".join(pieces).strip()
 
-        return _run_with_timeout(work, timeout if timeout is not None else self.timeout, "local model")
+        return _run_cancellable(work, cancel, limit, "local model")
+
+
+def _run_cancellable(work: Callable[[], str], cancel: threading.Event, timeout: float,
+                     what: str) -> str:
+    """Run ``work`` in a worker thread for at most ``timeout`` seconds. On a timeout,
+    ``cancel`` is set (the work stops at its next step) and the worker is joined, so it
+    never outlives the call; a worker that does not stop within its grace period is
+    joined again at interpreter exit (:func:`_join_workers`)."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # handed to the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True, name="cairn-generate")
+    with _WORKERS_LOCK:
+        _WORKERS.append((thread, cancel))
+    thread.start()
+    try:
+        thread.join(timeout)
+        if thread.is_alive():
+            cancel.set()
+            thread.join(_CANCEL_GRACE)
+            raise ModelUnavailable(f"{what} timed out after {timeout:g}s")
+    finally:
+        if not thread.is_alive():
+            with _WORKERS_LOCK:
+                _WORKERS[:] = [(t, c) for t, c in _WORKERS if t is not thread]
+    if "error" in box:
+        error = box["error"]
+        if isinstance(error, ModelUnavailable):
+            raise error
+        raise ModelUnavailable(f"{what} failed: {type(error).__name__}: {error}") from error
+    return str(box["value"])
+
+
+#: Seconds a cancelled generation gets to stop (it stops at its next token: milliseconds).
+_CANCEL_GRACE = 10.0
+_WORKERS: list[tuple[threading.Thread, threading.Event]] = []
+_WORKERS_LOCK = threading.Lock()
+
+
+def _join_workers() -> None:
+    """At exit: cancel and wait for any generation still running, so llama.cpp is never
+    torn down under a running thread (that segfaulted, exit 139)."""
+    with _WORKERS_LOCK:
+        workers = list(_WORKERS)
+    for _, cancel in workers:
+        cancel.set()
+    for thread, _ in workers:
+        thread.join(_CANCEL_GRACE)
+
+
+atexit.register(_join_workers)
 
 
 # ------------------------------------------------------ OpenAI-compatible endpoint

@@ -32,6 +32,7 @@ class ModelHub:
         ``models_dir`` is where derived model files are cached."""
         self._embed_config = dict(settings.embed)
         self._generate_config: object = settings.raw.get("generate", {"backend": "xllamacpp"})
+        self._generate_configured = "generate" in settings.raw
         self._rerank_config: object = settings.raw.get("rerank")
         self.models_dir = models_dir
         self.vectors = VectorCache()
@@ -62,8 +63,22 @@ class ModelHub:
                 section = self._generate_config
                 if not isinstance(section, dict):
                     raise ValidationError("config: [generate] must be a table")
-                self._generator = create_generator({"backend": "xllamacpp", **section})
+                options = {k: v for k, v in section.items() if k != "capable"}
+                self._generator = create_generator({"backend": "xllamacpp", **options})
             return self._generator
+
+    def generator_capable(self) -> bool:
+        """Whether answers should be drafted by the generator rather than quoted
+        (extractive). True for a configured OpenAI-compatible endpoint or a GGUF model the
+        user chose (``model_path``), or ``capable = true`` in ``[generate]``; False for
+        the bundled SmolLM2-135M, which measurably does not help (bench/RESULTS.md,
+        "Extractive answers"), and ``capable = false`` forces the extractive mode."""
+        section = self._generate_config
+        if not self._generate_configured or not isinstance(section, dict):
+            return False
+        if "capable" in section:
+            return section["capable"] is True
+        return section.get("backend") == "openai" or "model_path" in section
 
     def reranker(self) -> Reranker | None:
         """The configured rerank endpoint (``[rerank] url``), or None."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cairn.contracts.answer import AskResponse, VerifiedAskResponse
+from cairn.contracts.answer import AskResponse, CheckReport, VerifiedAskResponse
 from cairn.interfaces.cli import (
     busy,
     cli,
@@ -39,6 +39,7 @@ EXIT_CHANGED = 3
 _BUILD = operation("context_build").input
 _VERIFY = operation("context_verify").input
 _ASK = operation("ask").input
+_CHECK = operation("check_draft").input
 
 
 def _no_limit_if_zero(_ctx: click.Context, _param: click.Parameter, value: int) -> int | None:
@@ -194,6 +195,7 @@ operation_command(
         _graph_option(_ASK),
         field_option(_ASK, "answer", help="Add a short cited answer from the configured generator."),
         field_option(_ASK, "verify", help="Verified ask: answer only if every claim is supported, else abstain."),
+        field_option(_ASK, "mode"),
         field_option(_ASK, "budget_tokens", metavar="N", callback=_no_limit_if_zero,
                      help="Most tokens of evidence."),
         decorators(
@@ -205,4 +207,50 @@ operation_command(
     ],
     render=_print_answer, call=_ask_with_progress,
     exit_code=lambda result: 2 if isinstance(result, AskResponse) and result.answer_error is not None else 0,
+)
+
+
+_MARKS = {"supported": "✓", "contradicted": "✗"}
+
+
+def _print_check(report: CheckReport, args: dict[str, Any]) -> None:
+    for claim in report.claims:
+        if not claim.substantive:
+            continue
+        span = claim.spans[0] if claim.spans else None
+        where = f" → {span.uri}:{span.start_line}-{span.end_line} \"{span.quote}\"" if span else ""
+        click.echo(f"{_MARKS.get(claim.verdict, '?')} {claim.verdict} {claim.id} \"{claim.text}\"{where}")
+    summary = f"{report.supported} of {report.supported + report.unsupported} claims supported ({report.contradicted} contradicted)"
+    if report.unknown_citations:
+        summary += f"; unknown citations: {', '.join(report.unknown_citations)}"
+    click.echo(summary)
+
+
+def _read_draft(_ctx: click.Context, _param: click.Parameter, value: Any) -> str:
+    data: bytes = value.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise click.BadParameter(f"the draft is not UTF-8 text: {exc}") from None
+
+
+def _read_optional_capsule(_ctx: click.Context, _param: click.Parameter, value: Any) -> bytes | None:
+    return None if value is None else bytes(value.read())
+
+
+operation_command(
+    cli, "check_draft", "check",
+    help="Check a draft (an agent's own answer, with or without [E1] citations): each claim's\n"
+         "    verdict with the evidence span it aligns with, against a saved capsule (--capsule)\n"
+         "    or evidence retrieved for each claim. Reads no model; exits 0 whenever it ran.",
+    params=[
+        field_argument(_CHECK, "draft", type=click.File("rb"), metavar="DRAFT|-", callback=_read_draft),
+        field_option(_CHECK, "capsule", type=click.File("rb"), metavar="FILE", callback=_read_optional_capsule,
+                     help="A capsule saved by context build --json."),
+        field_option(_CHECK, "collections", "--collection", "-c", csv=True, metavar="NAME",
+                     help="Without --capsule: retrieve only from these collections."),
+        field_option(_CHECK, "budget_tokens", metavar="N", help="Without --capsule: token budget of each claim's evidence."),
+        output_options(),
+    ],
+    render=_print_check,
 )
