@@ -50,15 +50,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from cairn.answer.account import (
-    AccountToken,
-    account,
-    conflict,
-    normalise_dates,
-    overlap,
-    unaccounted,
-)
+from cairn.answer.account import account, overlap, unaccounted
 from cairn.answer.claims import GENERIC, NEGATIONS, Claim, split_claims, strip_lead_in
+from cairn.answer.conflicts import conflict
+from cairn.answer.normalise import normalise_dates
+from cairn.answer.tokens import AccountToken
 from cairn.text.numbers import UNITS
 from cairn.text.sentences import clause_ranges, sentence_ranges
 from cairn.text.stem import light_stem
