@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT / "src"))
 import cairn  # noqa: E402
 from cairn.answer import Claim, EvidenceSpan, verify_claims  # noqa: E402
 from cairn.answer import account as account_module  # noqa: E402
+from cairn.answer import evidence as evidence_module  # noqa: E402
 from cairn.answer import tokens as tokens_module  # noqa: E402
-from cairn.answer import verify as verify_module  # noqa: E402
 
 SET = ROOT / "bench" / "verify_set"
 
@@ -77,7 +77,7 @@ def main() -> None:
             claims = [Claim(f"c{i}", c["claim"], (), True) for i, c in enumerate(draft)]
             tokens_module.account_tokens.cache_clear()
             account_module._index.cache_clear()
-            verify_module._units.cache_clear()
+            evidence_module._units.cache_clear()
             t0, c0 = time.perf_counter(), time.process_time()
             verify_claims(claims, evidence)
             cold.append((time.perf_counter() - t0) * 1000)
