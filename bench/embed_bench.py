@@ -25,7 +25,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from cairn.models.embedders import OnnxMiniLMEmbedder, _default_minilm_paths  # noqa: E402
+from cairn.models.minilm import OnnxMiniLMEmbedder, _default_minilm_paths  # noqa: E402
 
 DOCS = Path("/work/shared/eval/nfcorpus/test.docs")
 
