@@ -33,7 +33,9 @@ every adjacent pair of claim characters (within a run, coordinated items excepte
 be adjacent in the evidence; numerals (两 = 2, 五千 = 5000) and dates are normalised first.
 
 The functions here are pure; :mod:`cairn.answer.verify` calls :func:`account` on the
-candidate units and reports the first unaccounted token as the reason detail.
+candidate units and reports the first unaccounted token as the reason detail. The
+tokens come from :mod:`cairn.answer.tokens` (normalised by :mod:`cairn.answer.normalise`);
+the one-slot contradictions are found by :mod:`cairn.answer.conflicts`.
 """
 
 from __future__ import annotations

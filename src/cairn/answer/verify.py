@@ -37,6 +37,10 @@ to ``uncertain`` (``judge_disagrees``), never upgrade anything. A judge that rai
 times out or answers anything but ``supported``/``contradicted``/``insufficient``
 leaves the claim ``uncertain`` (``judge_failed``, ``judge_timeout``,
 ``judge_malformed``): the verifier fails closed.
+
+This module assembles the verdicts; the types and reason codes are in
+:mod:`cairn.answer.contract`, the evidence units and claim clauses in
+:mod:`cairn.answer.evidence`, the clause alignment in :mod:`cairn.answer.align`.
 """
 
 from __future__ import annotations
