@@ -24,7 +24,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 
-from cairn.models.embedders import OnnxMiniLMEmbedder, _default_minilm_paths  # noqa: E402
+from cairn.models.minilm import OnnxMiniLMEmbedder, _default_minilm_paths  # noqa: E402
 
 DOCS = Path("/work/shared/eval/nfcorpus/test.docs")
 

@@ -45,7 +45,7 @@ def main() -> int:
     from cairn.errors import IngestError
     from cairn.ingest.chunker import estimate_tokens
     from cairn.ingest.converters import converter_for
-    from cairn.ingest.pipeline import IngestLimits, ingest_bytes, sha256_hex
+    from cairn.ingest.prepare import IngestLimits, ingest_bytes, sha256_hex
 
     limits = IngestLimits(max_file_bytes=20 << 20, chunk_max_tokens=256, chunk_min_tokens=48, batch_files=1000)
     tmp = Path(tempfile.mkdtemp(prefix="cairn-office-bench-"))

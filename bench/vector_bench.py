@@ -67,7 +67,7 @@ def embed_overhead(repeats: int, sample: int) -> dict[str, float]:
     import tempfile
 
     import cairn
-    from cairn.models.embedders import OnnxMiniLMEmbedder
+    from cairn.models.minilm import OnnxMiniLMEmbedder
 
     pages = sorted((WORK / "corpus" / "pages").rglob("*.md"))
     chosen = random.Random(7).sample(pages, sample)

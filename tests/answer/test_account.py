@@ -8,7 +8,9 @@ from fractions import Fraction
 import pytest
 
 from cairn.answer import Claim, EvidenceSpan, verify_claims
-from cairn.answer.account import account, account_tokens, normalise_dates, quantity_key
+from cairn.answer.account import account
+from cairn.answer.normalise import normalise_dates, quantity_key
+from cairn.answer.tokens import account_tokens
 
 NOTE = "\n".join(
     [

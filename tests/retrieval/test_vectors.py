@@ -106,7 +106,7 @@ def test_strong_signal_and_thorough_expansion(ws: Any, notes: Path) -> None:
 def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, notes: Path, cairn_home: Path) -> None:
     import numpy as np
 
-    from cairn.models.embedders import OnnxMiniLMEmbedder
+    from cairn.models.minilm import OnnxMiniLMEmbedder
 
     embedded(ws, notes)  # embed() also derives the int8 query model into $CAIRN_HOME/models
     derived = list((cairn_home / "models").glob("minilm-q8dyn-*.onnx"))

@@ -7,17 +7,8 @@ supported) or cairn must abstain and show the verdicts.
 """
 
 from cairn.answer.claims import Claim, split_claims
-from cairn.answer.verify import (
-    REASONS,
-    ClaimVerdict,
-    EvidenceSpan,
-    Judge,
-    SpanRef,
-    Verdict,
-    answer_allowed,
-    verify_claims,
-    verify_draft,
-)
+from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
+from cairn.answer.verify import answer_allowed, verify_claims, verify_draft
 
 __all__ = [
     "REASONS",

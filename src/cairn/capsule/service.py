@@ -18,7 +18,7 @@ from cairn.validation import MAX_LIMIT, check_bound
 
 if TYPE_CHECKING:
     from cairn.contracts.capsule import Capsule, VerifyReceipt
-    from cairn.ingest.pipeline import IngestLimits
+    from cairn.ingest.prepare import IngestLimits
     from cairn.retrieval.service import RetrievalService
 
 OpenStore = Callable[[bool], Store]
@@ -126,7 +126,7 @@ class CapsuleService:
         from cairn.capsule.verify import parse_capsule, verify_capsule
         from cairn.contracts.capsule import Fingerprints
         from cairn.ingest.chunker import estimate_tokens
-        from cairn.ingest.pipeline import ingest_bytes, sha256_hex
+        from cairn.ingest.prepare import ingest_bytes, sha256_hex
         from cairn.models.tokens import budget_token_counter
 
         counter = budget_token_counter()

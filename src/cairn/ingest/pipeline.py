@@ -7,46 +7,35 @@ Each batch of documents is written in one transaction.
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import hashlib
-import marshal
 import multiprocessing as mp
 import os
-import pickle
-import sys
-import threading
 import time
-from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from cairn.errors import IngestError
-from cairn.ingest.chunker import chunk_markdown, chunk_plain
-from cairn.ingest.converters import Converter, convert_bytes, converter_for
 from cairn.ingest.markdown import parse_markdown
-from cairn.ingest.text import decode_bytes, normalise_text
+from cairn.ingest.prepare import (
+    IngestLimits,
+    Prepared,
+    TokenCounter,
+    document_warning,
+    file_title,
+    make_docid,
+    prepare_file,
+)
 from cairn.ingest.walker import FoundFile, walk_collection
+from cairn.ingest.workers import Job, _decode, _init_worker, _prepare_in_worker, _start_method
 from cairn.store.protocol import Store
 from cairn.store.records import (
     CollectionRecord,
     DocumentWrite,
     FileFailure,
     KnownFile,
-    LinkRow,
-    PassageRow,
-    json_list,
 )
-from cairn.text.cjk import cjk_bigrams, has_cjk
 
-MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
-TEXT_SUFFIXES = frozenset({".txt", ".text", ".rst", ".org", ".adoc"})
-CONVERTER_VERSION = "1"
-_TEXT_KINDS = frozenset({"markdown", "text", "code"})
 #: A batch is written once it holds this many bytes of source, whatever its file count.
 BATCH_BYTES = 32 * 1024 * 1024
 #: The first batch of a run holds at most this many files and each later one twice the
@@ -55,7 +44,6 @@ FIRST_BATCH_FILES = 250
 
 #: ``progress(done, total)`` is called as files are examined.
 Progress = Callable[[int, int], None]
-TokenCounter = Callable[[str], int]
 
 
 @dataclass(slots=True)
@@ -83,252 +71,11 @@ class RunCounts:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class IngestLimits:
-    max_file_bytes: int
-    chunk_max_tokens: int
-    chunk_min_tokens: int
-    batch_files: int
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def make_docid(collection: str, path: str, taken: Callable[[str], bool]) -> str:
-    """Short stable id derived from where the document was first seen, lengthened on collision."""
-    digest = hashlib.sha256(f"{collection}\x00{path}".encode("utf-8", "surrogatepass")).hexdigest()
-    for length in range(8, 65, 2):
-        candidate = digest[:length]
-        if not taken(candidate):
-            return candidate
-    raise RuntimeError("docid space exhausted")  # pragma: no cover - 2^-256
-
-
-def document_kind(path: str) -> str:
-    """``markdown``, ``text``, a converter's id (``pdf``, ``docx``...) or ``code``."""
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix in MARKDOWN_SUFFIXES:
-        return "markdown"
-    if suffix in TEXT_SUFFIXES:
-        return "text"
-    converter = converter_for(path)
-    if converter is not None:
-        return converter.id
-    return "code"
-
-
-def size_limit(path: str, limits: IngestLimits) -> int:
-    """The largest file accepted at ``path``: its converter's limit, else ``max_file_bytes``."""
-    converter = converter_for(path)
-    return converter.limits.max_bytes if converter is not None else limits.max_file_bytes
-
-
-def document_warning(doc: DocumentWrite) -> tuple[str, str] | None:
-    """(code, message) of what was ignored in an indexed document, recorded with the
-    file errors (``status`` lists it) although the document itself is indexed."""
-    date_error = doc.metadata.get("_date_error")
-    if isinstance(date_error, str):
-        return "bad_date", date_error
-    return None
-
-
-def file_title(path: str) -> str:
-    return os.path.splitext(os.path.basename(path))[0] or os.path.basename(path)
-
-
-def ingest_bytes(
-    path: str, data: bytes, *, size: int, mtime_ns: int, source_hash: str,
-    limits: IngestLimits, count_tokens: TokenCounter,
-) -> DocumentWrite:
-    """Turn one file's bytes into a :class:`DocumentWrite` (pure apart from the clock-free inputs)."""
-    kind = document_kind(path)
-    if kind not in _TEXT_KINDS:
-        converter = converter_for(path)
-        if converter is not None:
-            return ingest_converted(
-                converter, path, data, size=size, mtime_ns=mtime_ns, source_hash=source_hash,
-                limits=limits, count_tokens=count_tokens,
-            )
-    raw, encoding = decode_bytes(data)
-    text = normalise_text(raw)
-    text_hash = sha256_hex(text.encode("utf-8"))
-    metadata: dict[str, Any] = {}
-    tags: tuple[str, ...] = ()
-    aliases: tuple[str, ...] = ()
-    author: str | None = None
-    date: str | None = None
-    headings: tuple[tuple[int, str, int], ...] = ()
-    links: tuple[LinkRow, ...] = ()
-    if kind == "markdown":
-        parsed = parse_markdown(text)
-        metadata = dict(parsed.frontmatter)
-        if parsed.frontmatter_error:
-            metadata["_frontmatter_error"] = parsed.frontmatter_error
-        if parsed.date_error:
-            metadata["_date_error"] = parsed.date_error
-        title = parsed.title or file_title(path)
-        tags, aliases, author, date = parsed.tags, parsed.aliases, parsed.author, parsed.date
-        headings = tuple((h.level, h.text, h.line) for h in parsed.headings)
-        links = tuple(
-            LinkRow(ln.kind, ln.target, ln.anchor, ln.alias, ln.embed, ln.line, ln.column, ln.raw)
-            for ln in parsed.links
-        )
-        chunks = chunk_markdown(
-            text, parsed.headings, body_start_line=parsed.body_start_line,
-            max_tokens=limits.chunk_max_tokens, min_tokens=limits.chunk_min_tokens,
-            count_tokens=count_tokens,
-        )
-    else:
-        title = file_title(path)
-        chunks = chunk_plain(
-            text, max_tokens=limits.chunk_max_tokens, min_tokens=limits.chunk_min_tokens,
-            count_tokens=count_tokens,
-        )
-    passages = tuple(
-        PassageRow(
-            seq=i, start_line=c.start_line, end_line=c.end_line, heading_path=c.heading_path,
-            text=c.text, passage_hash=sha256_hex(c.text.encode("utf-8")), token_count=c.token_count,
-            cjk_text=cjk_bigrams(c.text) if has_cjk(c.text) else "", heading_json=json_list(c.heading_path),
-        )
-        for i, c in enumerate(chunks)
-    )
-    doc_date = date or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime_ns // 1_000_000_000))
-    return DocumentWrite(
-        path=path, title=title, kind=kind, converter=kind, converter_version=CONVERTER_VERSION,
-        size=size, mtime_ns=mtime_ns, source_hash=source_hash, text_hash=text_hash,
-        encoding=encoding, text=text, line_count=text.count("\n") + (0 if text.endswith("\n") or not text else 1),
-        metadata=metadata, tags=tags, aliases=aliases, doc_date=doc_date, author=author,
-        headings=headings, links=links, passages=passages,
-    )
-
-
-def ingest_converted(
-    converter: Converter, path: str, data: bytes, *, size: int, mtime_ns: int, source_hash: str,
-    limits: IngestLimits, count_tokens: TokenCounter,
-) -> DocumentWrite:
-    """Convert an office/PDF/HTML/... file, then index its text as Markdown.
-
-    Each passage carries the page (slide, sheet) its first line is on. A failed
-    conversion raises :class:`IngestError`: nothing of the file is written.
-    """
-    converted = convert_bytes(converter, data, path)
-    text = normalise_text(converted.text)
-    parsed = parse_markdown(text)
-    chunks = chunk_markdown(
-        text, parsed.headings, body_start_line=parsed.body_start_line,
-        max_tokens=limits.chunk_max_tokens, min_tokens=limits.chunk_min_tokens,
-        count_tokens=count_tokens,
-    )
-    starts = [line for line, _ in converted.pages]
-    numbers = [number for _, number in converted.pages]
-
-    def page_of(line: int) -> int | None:
-        i = bisect_right(starts, line)
-        return numbers[i - 1] if i else None
-
-    passages = tuple(
-        PassageRow(
-            seq=i, start_line=c.start_line, end_line=c.end_line, heading_path=c.heading_path,
-            text=c.text, passage_hash=sha256_hex(c.text.encode("utf-8")), token_count=c.token_count,
-            cjk_text=cjk_bigrams(c.text) if has_cjk(c.text) else "", page=page_of(c.start_line),
-            heading_json=json_list(c.heading_path),
-        )
-        for i, c in enumerate(chunks)
-    )
-    metadata: dict[str, Any] = dict(converted.metadata)
-    return DocumentWrite(
-        path=path, title=converted.title or parsed.title or file_title(path), kind=converter.id,
-        converter=converter.id, converter_version=converter.version, size=size, mtime_ns=mtime_ns,
-        source_hash=source_hash, text_hash=sha256_hex(text.encode("utf-8")), encoding="utf-8",
-        text=text, line_count=text.count("\n") + (0 if text.endswith("\n") or not text else 1),
-        metadata=metadata, tags=(), aliases=(), author=None,
-        doc_date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime_ns // 1_000_000_000)),
-        headings=tuple((h.level, h.text, h.line) for h in parsed.headings),
-        links=tuple(
-            LinkRow(ln.kind, ln.target, ln.anchor, ln.alias, ln.embed, ln.line, ln.column, ln.raw)
-            for ln in parsed.links
-        ),
-        passages=passages,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """A candidate file after reading, hashing and (when its content is new) ingesting."""
-
-    found: FoundFile
-    source_hash: str
-    doc: DocumentWrite | None
-    error: tuple[str, str] | None  # (code, message)
-
-
-def _read_upto(handle: Any, size: int) -> bytes:
-    """Up to ``size`` bytes (fewer only at the end of the file)."""
-    parts: list[bytes] = []
-    while size > 0:
-        part = handle.read(size)
-        if not part:
-            break
-        parts.append(part)
-        size -= len(part)
-    return b"".join(parts)
-
-
-def prepare_file(
-    found: FoundFile, known_hash: str | None, vanished: frozenset[str],
-    limits: IngestLimits, count_tokens: TokenCounter, failed: FileFailure | None = None,
-) -> Prepared:
-    """Read and hash one file; ingest it unless its bytes are known (unchanged or renamed)
-    or are the very bytes that failed before (``failed``: that error again, not re-run)."""
-    source_hash = ""
-    try:
-        max_bytes = size_limit(found.path, limits)
-        if found.size > max_bytes:
-            raise IngestError(
-                f"file is {found.size} bytes, over the {max_bytes}-byte limit", code="too_large"
-            )
-        try:
-            with open(found.abs_path, "rb", buffering=0) as handle:
-                # Ask for the size the walk saw (+1): reading with the 20 MB cap as the size
-                # would allocate that much for every small file. A file that grew since the
-                # walk is read on, up to the cap.
-                limit = max_bytes + 1
-                data = _read_upto(handle, min(found.size + 1, limit))
-                if found.size < len(data) < limit:
-                    data += _read_upto(handle, limit - len(data))
-        except OSError as exc:
-            raise IngestError(f"cannot read file: {exc.strerror or exc}", code="unreadable") from exc
-        if len(data) > max_bytes:
-            raise IngestError("file grew over the size limit while reading", code="too_large")
-        source_hash = sha256_hex(data)
-        if source_hash == known_hash or (known_hash is None and source_hash in vanished):
-            return Prepared(found, source_hash, None, None)
-        if failed is not None and failed.source_hash == source_hash:
-            return Prepared(found, source_hash, None, (failed.code, failed.message))
-        doc = ingest_bytes(
-            found.path, data, size=len(data), mtime_ns=found.mtime_ns, source_hash=source_hash,
-            limits=limits, count_tokens=count_tokens,
-        )
-        return Prepared(found, source_hash, doc, None)
-    except IngestError as exc:
-        return Prepared(found, source_hash, None, (exc.code, exc.message))
-    except Exception as exc:  # a parser bug must cost one file, never the run
-        return Prepared(found, source_hash, None, ("internal", f"{type(exc).__name__}: {exc}"))
-
-
 #: Below this many files to read, parsing in worker processes costs more than it saves.
 PARALLEL_MIN_FILES = 400
 PARALLEL_CHUNK = 64
 #: Chunks in flight per worker: enough that workers never wait while this process writes.
 PARALLEL_WINDOW = 8
-#: Added to the workers' nice value.
-WORKER_NICENESS = 10
-
-_worker_args: tuple[frozenset[str], IngestLimits, TokenCounter] | None = None
-#: A file to prepare: what the walk found, the hash the store knows for its path, and
-#: its recorded failure.
-Job = tuple[FoundFile, str | None, FileFailure | None]
 
 #: Failures retried on every run: they say nothing about the file's bytes (a fixed
 #: permission, a newly installed extra, a raised size limit change neither size nor
@@ -336,101 +83,6 @@ Job = tuple[FoundFile, str | None, FileFailure | None]
 RETRIED_CODES = frozenset({"unreadable", "missing_dependency", "too_large"})
 
 
-def _init_worker(
-    vanished: frozenset[str], limits: IngestLimits, count_tokens: TokenCounter, close_fds: tuple[int, ...]
-) -> None:
-    global _worker_args
-    _worker_args = (vanished, limits, count_tokens)
-    # A forked worker must neither keep the parent's writer lock alive nor outlive it:
-    # after a SIGKILL of the indexer, the next run must find the index free.
-    for fd in close_fds:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-    # The writer in the parent is the bottleneck of a full index; parsing runs ahead of it
-    # (a window of chunks per worker), so workers yield the CPU to it when cores are short.
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
-    _die_with_parent()
-
-
-def _start_method() -> str:
-    """``fork`` (fast: nothing to import) unless this process runs other threads or has
-    loaded a library with its own native thread pool: a child forked while one of them
-    holds a lock (malloc's, say) can hang forever. Then ``forkserver`` (a clean process
-    forks the workers). ``cairn index`` from the CLI forks; a server or an SDK process
-    that has embedded text does not."""
-    native_pools = ("onnxruntime", "xllamacpp", "torch")
-    if threading.active_count() == 1 and not any(name in sys.modules for name in native_pools):
-        return "fork"
-    return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-
-
-def _die_with_parent() -> None:
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-    import signal
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() == 1:  # the parent died before prctl took effect
-        os._exit(1)
-
-
-def _prepare_in_worker(jobs: list[Job]) -> bytes:
-    assert _worker_args is not None
-    vanished, limits, count_tokens = _worker_args
-    return _encode([
-        prepare_file(found, known_hash, vanished, limits, count_tokens, failed)
-        for found, known_hash, failed in jobs
-    ])
-
-
-# Results cross the process boundary as marshal bytes of plain tuples: decoding them is
-# several times cheaper than unpickling dataclasses, and decoding runs in the process
-# that also writes SQLite, the bottleneck of a full index. Anything marshal cannot
-# carry (an exotic metadata value) falls back to pickle for that chunk.
-_MARSHAL, _PICKLE = b"M", b"P"
-
-
-def _encode(prepared: list[Prepared]) -> bytes:
-    rows = [
-        (
-            (p.found.path, p.found.abs_path, p.found.size, p.found.mtime_ns), p.source_hash,
-            None if p.doc is None else tuple(
-                [*(getattr(p.doc, name) for name in _DOC_FIELDS[:-2]),
-                 tuple(tuple(link) for link in p.doc.links), tuple(tuple(row) for row in p.doc.passages)]
-            ),
-            p.error,
-        )
-        for p in prepared
-    ]
-    try:
-        return _MARSHAL + marshal.dumps(rows)
-    except ValueError:
-        return _PICKLE + pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _decode(blob: bytes) -> list[Prepared]:
-    if blob[:1] == _PICKLE:
-        decoded: list[Prepared] = pickle.loads(blob[1:])
-        return decoded
-    out = []
-    for found, source_hash, doc, error in marshal.loads(blob[1:]):
-        write = None
-        if doc is not None:
-            links = tuple(LinkRow._make(r) for r in doc[-2])
-            passages = tuple(PassageRow._make(r) for r in doc[-1])
-            write = DocumentWrite(*[*doc[:-2], links, passages])
-        out.append(Prepared(FoundFile(*found), source_hash, write, error))
-    return out
-
-
-_DOC_FIELDS = tuple(f.name for f in dataclasses.fields(DocumentWrite))
-assert _DOC_FIELDS[-2:] == ("links", "passages")
 
 
 class Indexer:

@@ -17,7 +17,8 @@ from cairn.store.records import CollectionRecord
 
 if TYPE_CHECKING:
     from cairn.contracts.capture import CaptureResult
-    from cairn.ingest.pipeline import IngestLimits, Progress
+    from cairn.ingest.pipeline import Progress
+    from cairn.ingest.prepare import IngestLimits
     from cairn.models.hub import ModelHub
 
 COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -153,7 +154,7 @@ class IndexService:
 
     def limits(self) -> IngestLimits:
         """The ingest limits of the configuration (``[index]``)."""
-        from cairn.ingest.pipeline import IngestLimits
+        from cairn.ingest.prepare import IngestLimits
 
         return IngestLimits(
             max_file_bytes=self._settings.max_file_bytes,

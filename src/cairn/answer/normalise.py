@@ -1,0 +1,184 @@
+"""Normalisation for claim accounting: dates to one form, CJK numerals to digits, quantities with units to a canonical key."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from cairn.text.numbers import MONTHS
+from cairn.text.tokens import Token
+
+# --------------------------------------------------------------------------- dates
+
+_MONTH_NAMES = {k: v for k, v in MONTHS.items() if k not in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}  # fmt: skip
+_MONTH_NUM = {
+    name: i
+    for i, name in enumerate(
+        (
+            "january", "february", "march", "april", "may", "june", "july", "august",
+            "september", "october", "november", "december",
+        ),
+        1,
+    )
+}  # fmt: skip
+_MON = r"(?P<mon>" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?"
+_DATE_RES = (
+    re.compile(r"(?<!\d)(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?!\d)"),
+    re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
+    re.compile(r"\b" + _MON + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})\b", re.I),
+    re.compile(r"(?P<y>\d{4})\s?年\s?(?P<m>\d{1,2})\s?月\s?(?P<d>\d{1,2})\s?[日号]"),
+    re.compile(r"(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2})\b"),
+)
+_MONTH_RES = (
+    re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})\b(?!-\d)"),
+    re.compile(r"\b" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
+    re.compile(r"(?P<y>\d{4})\s?年\s?(?P<m>\d{1,2})\s?月(?!\s?\d)"),
+)
+
+
+def _month(m: re.Match[str]) -> int | None:
+    if "mon" in m.re.groupindex:
+        raw = m.group("mon").lower()
+        if raw == "may" and not m.group("mon")[0].isupper():
+            return None
+        return _MONTH_NUM[_MONTH_NAMES[raw]]
+    return int(m.group("m"))
+
+
+def normalise_dates(text: str) -> str:
+    """``text`` with every full date as ``dYYYYMMDD`` and every month of a year as
+    ``mYYYYMM``, padded with spaces to the original length, so offsets keep."""
+
+    def repl_date(m: re.Match[str]) -> str:
+        mo = _month(m)
+        d = int(m.group("d"))
+        if mo is None or not (1 <= mo <= 12 and 1 <= d <= 31):
+            return m.group()
+        token = f"d{int(m.group('y')):04d}{mo:02d}{d:02d}"
+        return token.ljust(len(m.group())) if len(token) <= len(m.group()) else m.group()
+
+    def repl_month(m: re.Match[str]) -> str:
+        mo = _month(m)
+        if mo is None or not 1 <= mo <= 12:
+            return m.group()
+        token = f"m{int(m.group('y')):04d}{mo:02d}"
+        return token.ljust(len(m.group())) if len(token) <= len(m.group()) else m.group()
+
+    if not any(c.isdigit() for c in text):
+        return text
+    for rx in _DATE_RES:
+        text = rx.sub(repl_date, text)
+    for rx in _MONTH_RES:
+        text = rx.sub(repl_month, text)
+    return text
+
+
+# --------------------------------------------------------------------------- CJK numerals
+
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}  # fmt: skip
+_CJK_MULT = {"十": 10, "百": 100, "千": 1000, "万": 10000, "萬": 10000}
+_CJK_NUM_RE = re.compile("[零〇一二两兩三四五六七八九十百千万萬]+")
+
+
+def _cjk_value(run: str) -> int | None:
+    total, section, digit = 0, 0, None
+    for ch in run:
+        if ch in _CJK_DIGITS:
+            if digit is not None:
+                return None  # "一二" is not a number
+            digit = _CJK_DIGITS[ch]
+        else:
+            mult = _CJK_MULT[ch]
+            if mult == 10000:
+                total = (total + section + (digit or 0)) * mult
+                section, digit = 0, None
+            else:
+                section += (1 if digit is None else digit) * mult
+                digit = None
+    return total + section + (digit or 0)
+
+
+def _cjk_numerals(text: str) -> str:
+    def repl(m: re.Match[str]) -> str:
+        value = _cjk_value(m.group())
+        return m.group() if value is None else str(value)
+
+    return _CJK_NUM_RE.sub(repl, text)
+
+
+# --------------------------------------------------------------------------- quantities
+
+_U = Fraction
+# (dimension, factor to the base unit); temperatures are handled on their own.
+_UNIT_TABLE: dict[str, tuple[str, Fraction]] = {
+    "ms": ("time", _U(1, 1000)), "millisecond": ("time", _U(1, 1000)),
+    "milliseconds": ("time", _U(1, 1000)), "s": ("time", _U(1)), "sec": ("time", _U(1)),
+    "secs": ("time", _U(1)), "second": ("time", _U(1)), "seconds": ("time", _U(1)),
+    "min": ("time", _U(60)), "mins": ("time", _U(60)), "minute": ("time", _U(60)),
+    "minutes": ("time", _U(60)), "h": ("time", _U(3600)), "hr": ("time", _U(3600)),
+    "hrs": ("time", _U(3600)), "hour": ("time", _U(3600)), "hours": ("time", _U(3600)),
+    "day": ("time", _U(86400)), "days": ("time", _U(86400)),
+    "week": ("time", _U(604800)), "weeks": ("time", _U(604800)),
+    "month": ("months", _U(1)), "months": ("months", _U(1)), "year": ("months", _U(12)),
+    "years": ("months", _U(12)), "yr": ("months", _U(12)), "yrs": ("months", _U(12)),
+    "mm": ("length", _U(1, 1000)), "cm": ("length", _U(1, 100)), "m": ("length", _U(1)),
+    "metre": ("length", _U(1)), "metres": ("length", _U(1)), "meter": ("length", _U(1)),
+    "meters": ("length", _U(1)), "km": ("length", _U(1000)), "kilometre": ("length", _U(1000)),
+    "kilometres": ("length", _U(1000)), "kilometer": ("length", _U(1000)),
+    "kilometers": ("length", _U(1000)), "inch": ("length", _U(254, 10000)),
+    "inches": ("length", _U(254, 10000)), "ft": ("length", _U(3048, 10000)),
+    "feet": ("length", _U(3048, 10000)), "mile": ("length", _U(1609344, 1000)),
+    "miles": ("length", _U(1609344, 1000)),
+    "µg": ("mass", _U(1, 10**6)), "ug": ("mass", _U(1, 10**6)), "mcg": ("mass", _U(1, 10**6)),
+    "mg": ("mass", _U(1, 1000)), "g": ("mass", _U(1)), "gram": ("mass", _U(1)),
+    "grams": ("mass", _U(1)), "kg": ("mass", _U(1000)), "kilogram": ("mass", _U(1000)),
+    "kilograms": ("mass", _U(1000)), "lb": ("mass", _U(45359237, 100000)),
+    "lbs": ("mass", _U(45359237, 100000)),
+    "µl": ("volume", _U(1, 10**6)), "ul": ("volume", _U(1, 10**6)),
+    "μl": ("volume", _U(1, 10**6)), "ml": ("volume", _U(1, 1000)), "l": ("volume", _U(1)),
+    "litre": ("volume", _U(1)), "litres": ("volume", _U(1)), "liter": ("volume", _U(1)),
+    "liters": ("volume", _U(1)),
+    "%": ("percent", _U(1)), "percent": ("percent", _U(1)),
+    "kib": ("bits", _U(8 * 1024)), "mib": ("bits", _U(8 * 1024**2)),
+    "gib": ("bits", _U(8 * 1024**3)),
+}  # fmt: skip
+# Data sizes are case-sensitive: "MB" is a megabyte, "Mb"/"Mbit" a megabit.
+_DATA_UNITS: dict[str, Fraction] = {
+    "bit": _U(1), "bits": _U(1), "kbit": _U(10**3), "Kbit": _U(10**3), "Mbit": _U(10**6),
+    "Gbit": _U(10**9), "Tbit": _U(10**12), "kb": _U(10**3), "Kb": _U(10**3), "Mb": _U(10**6),
+    "Gb": _U(10**9), "Tb": _U(10**12), "B": _U(8), "byte": _U(8), "bytes": _U(8),
+    "kB": _U(8 * 10**3), "KB": _U(8 * 10**3), "MB": _U(8 * 10**6), "GB": _U(8 * 10**9),
+    "TB": _U(8 * 10**12),
+}  # fmt: skip
+_RATE_UNITS: dict[str, Fraction] = {
+    "bps": _U(1), "kbps": _U(10**3), "Kbps": _U(10**3), "Mbps": _U(10**6), "Gbps": _U(10**9),
+    "Tbps": _U(10**12),
+}  # fmt: skip
+_CJK_UNITS: dict[str, tuple[str, Fraction]] = {
+    "毫秒": ("time", _U(1, 1000)), "秒钟": ("time", _U(1)), "秒": ("time", _U(1)),
+    "分钟": ("time", _U(60)), "分鐘": ("time", _U(60)), "分間": ("time", _U(60)),
+    "小时": ("time", _U(3600)), "小時": ("time", _U(3600)), "時間": ("time", _U(3600)),
+    "个月": ("months", _U(1)), "ヶ月": ("months", _U(1)), "か月": ("months", _U(1)),
+    "カ月": ("months", _U(1)), "天": ("time", _U(86400)), "日間": ("time", _U(86400)),
+    "年": ("months", _U(12)), "周": ("time", _U(604800)), "週間": ("time", _U(604800)),
+}  # fmt: skip
+_CJK_UNIT_RE = re.compile(
+    r"(\d+(?:\.\d+)?)\s?(" + "|".join(sorted(_CJK_UNITS, key=len, reverse=True)) + ")"
+)
+_CURRENCY = "€$£¥"
+
+
+def quantity_key(dim: str, value: Fraction) -> str:
+    """The comparison key of a quantity in its dimension's base unit."""
+    return f"q:{dim}:{value.numerator}/{value.denominator}"
+
+
+def _fraction(tok: Token) -> Fraction | None:
+    if tok.value is None:
+        return None
+    if tok.written:
+        return Fraction(tok.value).limit_denominator(1000)
+    try:
+        return Fraction(tok.raw.replace(",", ""))
+    except ValueError:
+        return None

@@ -1,0 +1,294 @@
+"""The tokens a claim is accounted in: words (stemmed, with declared spelling variants), numbers and quantities, CJK characters."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from cairn.answer.normalise import (
+    _CJK_UNIT_RE,
+    _CJK_UNITS,
+    _CURRENCY,
+    _DATA_UNITS,
+    _RATE_UNITS,
+    _UNIT_TABLE,
+    _cjk_numerals,
+    _fraction,
+    normalise_dates,
+    quantity_key,
+)
+from cairn.text.cjk import has_cjk
+from cairn.text.stem import light_stem
+from cairn.text.tokens import Token, tokenize
+
+# --------------------------------------------------------------------------- tokens
+
+_ARTICLES = frozenset({"a", "an", "the"})
+_BE_PRESENT = frozenset({"is", "are", "am"})
+_BE_PAST = frozenset({"was", "were"})
+_HAVE = frozenset({"has", "have"})
+#: Words around which the roles of the neighbours must be kept.
+_RELATIONS = frozenset(
+    [
+        "by",
+        "from",
+        "to",
+        "than",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "per",
+        "for",
+        "with",
+        "without",
+        "within",
+        "after",
+        "before",
+        "until",
+        "between",
+        "in",
+        "on",
+        "at",
+        "of",
+        "as",
+        "via",
+        "instead",
+    ]
+)
+_RELATION_STEMS = ("replac", "supersed", "propos", "approv", "reject", "review")
+_PREPOSITIONS = _RELATIONS
+#: Evidence words that may never be dropped right before or inside the copied part.
+_QUALIFIERS = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "cannot",
+        "without",
+        "none",
+        "nor",
+        "neither",
+        "only",
+        "may",
+        "might",
+        "must",
+        "should",
+        "can",
+        "could",
+        "would",
+        "will",
+        "shall",
+        "up",
+        "most",
+        "least",
+        "more",
+        "less",
+        "fewer",
+        "than",
+        "approximately",
+        "about",
+        "around",
+        "nearly",
+        "almost",
+        "over",
+        "under",
+        "some",
+        "any",
+        "all",
+        "every",
+        "each",
+        "planned",
+        "previously",
+    ]
+)
+_NEGATIONS = frozenset(["not", "no", "never", "cannot", "without", "none", "nor", "neither"])
+_CLAUSE_STOPS = frozenset(";.:()!?。；：（）")
+_CJK_CONJ = frozenset("和与及或、")
+
+
+@dataclass(frozen=True, slots=True)
+class AccountToken:
+    """One token of the account: a comparison ``key``, the surface ``text`` and kind
+    (``w`` word, ``n`` number or quantity or date, ``c`` CJK character, ``p``
+    punctuation)."""
+
+    key: str
+    text: str
+    kind: str
+    stem: str = ""
+
+
+def _word_key(norm: str) -> tuple[str, str]:
+    if norm in _BE_PRESENT:
+        return "be:present", "be:present"
+    if norm in _BE_PAST:
+        return "be:past", "be:past"
+    if norm in _HAVE:
+        return "have", "have"
+    if norm in ("cannot", "can't"):
+        return "cannot", "cannot"
+    norm = _SAME_WORD.get(norm, norm)
+    return norm, light_stem(norm)
+
+
+#: Exact, declared equivalences: spelling variants of one word, never near-synonyms.
+_SAME_WORD = {
+    "upon": "on", "towards": "toward", "amongst": "among", "whilst": "while",
+    "colour": "color", "behaviour": "behavior", "organisation": "organization",
+    "centre": "center", "litre": "liter", "metre": "meter", "kilometre": "kilometer",
+    "cancelled": "canceled", "travelled": "traveled", "labelled": "labeled",
+    "licence": "license", "judgement": "judgment", "ageing": "aging",
+}  # fmt: skip
+
+
+def _latin_tokens(text: str, out: list[AccountToken]) -> None:
+    toks = tokenize(text)
+    i = 0
+    n = len(toks)
+    while i < n:
+        t = toks[i]
+        gap_before = text[toks[i - 1].end : t.start] if i else text[: t.start]
+        for ch in gap_before:
+            if ch == "." and t.raw[:1].islower():
+                continue  # an abbreviation ("mg. of lipid"), not a sentence end
+            if ch in _CLAUSE_STOPS or ch == ",":
+                out.append(AccountToken(ch, ch, "p"))
+        if t.kind == "number":
+            i = _number_token(text, toks, i, out)
+            continue
+        if t.kind == "month":
+            out.append(AccountToken("month:" + t.norm, t.raw, "n"))
+            i += 1
+            continue
+        if t.norm == "°":  # a stray degree sign
+            i += 1
+            continue
+        key, stem = _word_key(t.norm)
+        out.append(AccountToken(key, t.raw, "w", stem))
+        i += 1
+    tail = text[toks[-1].end :] if toks else text
+    for ch in tail:
+        if ch in _CLAUSE_STOPS or ch == ",":
+            out.append(AccountToken(ch, ch, "p"))
+
+
+def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken]) -> int:
+    """Append the number (or version, or quantity) that starts at ``toks[i]``."""
+    t = toks[i]
+    j = i + 1
+    raw = t.raw.replace(",", "")
+    # A dotted version ("4.11.3") is one token, compared as written.
+    while (
+        j < len(toks) and toks[j].kind == "number" and text[toks[j - 1].end : toks[j].start] == "."
+    ):
+        raw += "." + toks[j].raw
+        j += 1
+    if j > i + 1:
+        out.append(AccountToken("v:" + raw, raw, "n"))
+        return j
+    value = _fraction(t)
+    prefix = text[max(0, t.start - 1) : t.start]
+    if value is not None and prefix and prefix in _CURRENCY:
+        out.append(AccountToken(quantity_key("cur" + prefix, value), prefix + t.raw, "n"))
+        return j
+    if value is not None and j < len(toks):
+        nxt = toks[j]
+        gap = text[t.end : nxt.start]
+        if gap in ("", " ", "\u00a0", "\u202f", "-"):
+            # Temperatures: "25 °C", "25°F".
+            if nxt.norm == "°" and j + 1 < len(toks) and toks[j + 1].norm in ("c", "f"):
+                celsius = value if toks[j + 1].norm == "c" else (value - 32) * Fraction(5, 9)
+                out.append(AccountToken(quantity_key("temp", celsius), t.raw + "°", "n"))
+                return j + 2
+            if nxt.raw in _RATE_UNITS:
+                key = quantity_key("bitrate", value * _RATE_UNITS[nxt.raw])
+                out.append(AccountToken(key, t.raw + " " + nxt.raw, "n"))
+                return j + 1
+            if nxt.raw in _DATA_UNITS or nxt.norm in _UNIT_TABLE:
+                if nxt.raw in _DATA_UNITS:
+                    dim, factor = "bits", _DATA_UNITS[nxt.raw]
+                else:
+                    dim, factor = _UNIT_TABLE[nxt.norm]
+                k = j + 1
+                if dim == "bits" and k < len(toks):
+                    per = text[nxt.end : toks[k].start]
+                    if per.strip() == "/" and toks[k].norm in ("s", "sec"):
+                        dim, k = "bitrate", k + 1
+                    elif (
+                        toks[k].norm == "per" and k + 1 < len(toks) and toks[k + 1].norm == "second"
+                    ):
+                        dim, k = "bitrate", k + 2
+                out.append(
+                    AccountToken(quantity_key(dim, value * factor), t.raw + " " + nxt.raw, "n")
+                )
+                return k
+            if nxt.norm == "per" and j + 1 < len(toks) and toks[j + 1].norm == "cent":
+                out.append(AccountToken(quantity_key("percent", value), t.raw + "%", "n"))
+                return j + 2
+    if t.written:
+        v = t.value if t.value is not None else 0.0
+        key = "n:" + (str(int(v)) if float(v).is_integer() else repr(v))
+    else:
+        key = "n:" + raw
+    out.append(AccountToken(key, t.raw, "n"))
+    return j
+
+
+_CJK_SPLIT_RE = re.compile(
+    r"(d\d{8}|m\d{6}|\d+(?:\.\d+)?\s?(?:"
+    + "|".join(sorted(_CJK_UNITS, key=len, reverse=True))
+    + r"))"
+)
+
+
+def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
+    text = _cjk_numerals(text)
+    pos = 0
+    for m in _CJK_SPLIT_RE.finditer(text):
+        _cjk_plain(text[pos : m.start()], out)
+        piece = m.group()
+        if piece[0] in "dm" and piece[1:].isdigit():
+            out.append(AccountToken(piece, piece, "n"))
+        else:
+            um = _CJK_UNIT_RE.fullmatch(piece)
+            if um:
+                dim, factor = _CJK_UNITS[um.group(2)]
+                value = Fraction(um.group(1)) * factor
+                out.append(AccountToken(quantity_key(dim, value), piece, "n"))
+        pos = m.end()
+    _cjk_plain(text[pos:], out)
+
+
+def _cjk_plain(text: str, out: list[AccountToken]) -> None:
+    buf: list[str] = []
+
+    def flush() -> None:
+        if buf:
+            _latin_tokens("".join(buf), out)
+            buf.clear()
+
+    for ch in text:
+        if has_cjk(ch):
+            flush()
+            out.append(AccountToken(ch, ch, "c"))
+        elif ch in "，。；：（）、！？":
+            flush()
+            out.append(AccountToken(ch, ch, "p"))
+        else:
+            buf.append(ch)
+    flush()
+
+
+@functools.lru_cache(maxsize=8192)
+def account_tokens(text: str) -> tuple[AccountToken, ...]:
+    """The account tokens of ``text`` (dates normalised, numbers and quantities keyed)."""
+    text = normalise_dates(text)
+    out: list[AccountToken] = []
+    if has_cjk(text):
+        _cjk_tokens(text, out)
+    else:
+        _latin_tokens(text, out)
+    return tuple(out)
