@@ -34,6 +34,7 @@ SAMPLES: dict[str, list[str]] = {
     "ref": ["notes/backups.md"], "a": ["notes/index.md"], "b": ["notes/backups.md"],
     "target": ["notes/backups.md"], "refs": ["notes/index.md", "notes/backups.md"],
     "prefix": ["notes/"], "name": ["notes"], "collection": ["notes"], "title": ["Check note"],
+    "draft": ["draft.txt"],  # written beside the vault (the commands run in that folder)
 }
 #: More invocations of some commands (flags that load an optional dependency).
 VARIANTS: dict[str, list[list[str]]] = {
@@ -44,6 +45,7 @@ VARIANTS: dict[str, list[list[str]]] = {
     "vsearch": [["--json"]],
     "embed": [["--json"]],
     "index": [["--embed"]],
+    "check": [["--capsule", "capsule.json"]],
 }
 #: Options a command needs to do anything at all (beyond its required parameters).
 NEEDS = {"collection configure": ["--context", "Check notes"]}
@@ -142,6 +144,7 @@ def run_all(cairn: str, *, skip: tuple[str, ...] = (), only: tuple[str, ...] = (
     with tempfile.TemporaryDirectory(prefix="cairn-base-") as tmp:
         root = Path(tmp)
         vault = make_vault(root)
+        (root / "draft.txt").write_text("Backups run every night at 02:00 UTC [E1].\n")
         capsule = root / "capsule.json"
         home = root / "home"
         env = {**os.environ, "CAIRN_HOME": str(home), "HOME": str(root / "user"), "NO_COLOR": "1",

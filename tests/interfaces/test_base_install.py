@@ -7,7 +7,6 @@ they are not installed)."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from pathlib import Path
 
@@ -33,7 +32,11 @@ def _base_cairn(tmp_path: Path) -> str:
     """A ``cairn`` executable that sees no optional package."""
     folder = tmp_path / "base-bin"
     folder.mkdir()
-    os.symlink(sys.executable, folder / "python")
+    # A wrapper, not a symlink: a symlinked venv python outside the venv's folder finds no
+    # pyvenv.cfg and runs as the bare base interpreter.
+    python = folder / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
     cairn = folder / "cairn"
     cairn.write_text(
         f"#!{sys.executable}\nimport sys\n"

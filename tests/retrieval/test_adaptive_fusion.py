@@ -53,13 +53,14 @@ def test_adapt_weights_scales_only_the_vector_side() -> None:
     assert cjk.weights["vector"] == 0 and cjk.weights["vectorx"] == 0
     assert cjk.weights["bm25"] == base["bm25"] and cjk.weights["bm25x"] == base["bm25x"]
     assert "covers 0%" in cjk.reasons[0]
-    decisive = adapt_weights(base, coverage=0.5, decisive=True)
-    factor = 0.5 * DEFAULT_SETTINGS.decisive_vector
+    halving = HybridSettings(decisive_vector=0.5)
+    decisive = adapt_weights(base, coverage=0.5, decisive=True, settings=halving)
+    factor = 0.5 * halving.decisive_vector
     assert decisive.vector_factor == pytest.approx(factor)
     assert decisive.weights["vector"] == pytest.approx(base["vector"] * factor)
     assert len(decisive.reasons) == 2 and "decisive" in decisive.reasons[1]
-    # a setting of 1 turns the decisive rule off (and says nothing)
-    off = adapt_weights(base, decisive=True, settings=HybridSettings(decisive_vector=1.0))
+    # a setting of 1 (the default) turns the decisive rule off (and says nothing)
+    off = adapt_weights(base, decisive=True)
     assert off.weights == dict(base) and off.reasons == ()
     with pytest.raises(ValueError, match="coverage"):
         adapt_weights(base, coverage=1.5)
