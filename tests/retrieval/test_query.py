@@ -1,4 +1,4 @@
-"""Tests for cairn.retrieval.query and its FTS5 compiler (cairn.store.sqlite.fts) against
+"""Tests for cairn.text.query and its FTS5 compiler (cairn.store.sqlite.fts) against
 real in-memory FTS5 tables."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from cairn.errors import ValidationError
 from cairn.retrieval.bm25 import make_snippet, term_finder
-from cairn.retrieval.query import MAX_TERMS, parse_query
 from cairn.store.sqlite.fts import compile_query
 from cairn.text.cjk import cjk_bigrams
+from cairn.text.query import MAX_TERMS, parse_query
 
 DOCS = {
     1: "The quick brown fox jumps over the lazy dog",

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from cairn.errors import BusyError, ConflictError, NotFoundError
-from cairn.retrieval.query import parse_query
 from cairn.store import protocol
 from cairn.store.protocol import Store
 from cairn.store.records import CollectionRecord, FileFailure, KnownFile, LinkRow, SearchFilter
+from cairn.text.query import parse_query
 from tests.store.conftest import OpenStore, document, sha, write
 
 

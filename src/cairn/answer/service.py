@@ -3,11 +3,11 @@ verified ask that abstains unless every claim is supported."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from cairn.errors import CairnError
-from cairn.store.protocol import Store
+from cairn.store.protocol import StoreOpener
 
 if TYPE_CHECKING:
     from cairn.capsule.service import CapsuleService
@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from cairn.models.generators import Generator
     from cairn.models.hub import ModelHub
 
-OpenStore = Callable[[bool], Store]
 #: ``auto``: generative when a capable generator is configured, else extractive.
 AnswerModeOption = Literal["auto", "extractive", "generative"]
 
@@ -24,7 +23,7 @@ AnswerModeOption = Literal["auto", "extractive", "generative"]
 class AnswerService:
     """Answers questions from Context Capsules, citing (and optionally verifying) evidence."""
 
-    def __init__(self, open_store: OpenStore, capsules: CapsuleService, models: ModelHub) -> None:
+    def __init__(self, open_store: StoreOpener, capsules: CapsuleService, models: ModelHub) -> None:
         self._open_store = open_store
         self._capsules = capsules
         self._models = models

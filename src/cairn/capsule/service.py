@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from cairn.errors import CairnError, ValidationError
 from cairn.refs import document_uri
 from cairn.retrieval.bm25 import bm25_search
-from cairn.store.protocol import Store
+from cairn.store.protocol import StoreOpener
 from cairn.store.records import SearchFilter
 from cairn.validation import MAX_LIMIT, check_bound
 
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from cairn.ingest.prepare import IngestLimits
     from cairn.retrieval.service import RetrievalService
 
-OpenStore = Callable[[bool], Store]
 
 
 class CapsuleService:
@@ -32,7 +31,7 @@ class CapsuleService:
     this install's."""
 
     def __init__(
-        self, open_store: OpenStore, index_name: str, retrieval: RetrievalService,
+        self, open_store: StoreOpener, index_name: str, retrieval: RetrievalService,
         limits: Callable[[], IngestLimits], key_file: Path,
     ) -> None:
         self._open_store = open_store

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,7 +12,7 @@ from cairn import contracts as c
 from cairn.config import DEFAULT_INCLUDE, IndexSettings
 from cairn.errors import BusyError, ConflictError, NotFoundError, ValidationError
 from cairn.refs import document_uri
-from cairn.store.protocol import Store
+from cairn.store.protocol import StoreOpener
 from cairn.store.records import CollectionRecord
 
 if TYPE_CHECKING:
@@ -23,13 +23,12 @@ if TYPE_CHECKING:
 
 COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
-OpenStore = Callable[[bool], Store]
 
 
 class IndexService:
     """Collections of one index and bringing the index up to date with their files."""
 
-    def __init__(self, open_store: OpenStore, settings: IndexSettings, models: ModelHub) -> None:
+    def __init__(self, open_store: StoreOpener, settings: IndexSettings, models: ModelHub) -> None:
         self._open_store = open_store
         self._settings = settings
         self._models = models

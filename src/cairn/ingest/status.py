@@ -6,7 +6,6 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,20 +13,20 @@ from cairn import contracts as c
 from cairn.errors import CairnError
 from cairn.ingest.service import collection_contract
 from cairn.store import Store, check_backend
+from cairn.store.protocol import StoreOpener
 
 if TYPE_CHECKING:
     from cairn.models.hub import ModelHub
 
 TOKEN_COUNTER = "estimate ceil(chars/4) at index time; exact model-tokenizer counts once embedded"
 
-OpenStore = Callable[[bool], Store]
 
 
 class StatusService:
     """Reports on one index file and the installation around it."""
 
     def __init__(
-        self, open_store: OpenStore, index_name: str, index_path: Path, data_dir: Path,
+        self, open_store: StoreOpener, index_name: str, index_path: Path, data_dir: Path,
         embed_backend: str, models: ModelHub,
     ) -> None:
         self._open_store = open_store

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from cairn.retrieval.query import parse_query
 from cairn.store.protocol import LexicalIndex
 from cairn.store.records import PassageHit, SearchFilter
 from cairn.text.cjk import cjk_bigrams, has_cjk
+from cairn.text.query import parse_query
 
 SNIPPET_CHARS = 240
 
@@ -21,7 +21,7 @@ def bm25_search(
 
     ``strict``: the query language of ``search`` (required phrases, exclusions); not
     strict, the lexical side of ``query``, where nothing filters (see
-    :func:`~cairn.retrieval.query.parse_query`).
+    :func:`~cairn.text.query.parse_query`).
 
     Snippets are cut around the first query term. ``candidates=True`` returns light hits
     (passage id, docid, score: lists that are fused, then cut, then completed by

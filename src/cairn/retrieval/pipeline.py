@@ -32,8 +32,8 @@ from cairn.retrieval.hybrid import (
     sibling_paths,
     strong_signal,
 )
-from cairn.retrieval.query import parse_query
 from cairn.store.records import PassageHit, SearchFilter, light_hit
+from cairn.text.query import parse_query
 
 if TYPE_CHECKING:
     from cairn.contracts.graph import GraphExpansion

@@ -13,9 +13,9 @@ from cairn.refs import URI_SCHEME, check_ref_path, document_uri, resolve_documen
 from cairn.retrieval.bm25 import bm25_search, make_snippet, term_finder
 from cairn.retrieval.hybrid import fuse
 from cairn.retrieval.pipeline import HybridPipeline, HybridPorts, HybridRun, QueryMode, VectorSide
-from cairn.retrieval.query import parse_query
-from cairn.store.protocol import Store
+from cairn.store.protocol import Store, StoreOpener
 from cairn.store.records import PassageHit, SearchFilter
+from cairn.text.query import parse_query
 from cairn.validation import MAX_LIMIT, clean_tags, parse_date
 
 if TYPE_CHECKING:
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 #: Depth of the second, deep run of ``query diagnose`` (where a target ranks at all).
 DIAGNOSE_DEPTH = 1000
 
-OpenStore = Callable[[bool], Store]
 
 _STAGE_NAMES: dict[str, c.Stage] = {
     "bm25": "bm25", "bm25x": "bm25", "vector": "vector", "vectorx": "vector", "graph": "graph",
@@ -38,7 +37,7 @@ class RetrievalService:
     """Ranked and exact retrieval over one index."""
 
     def __init__(
-        self, open_store: OpenStore, models: ModelHub,
+        self, open_store: StoreOpener, models: ModelHub,
         graph_expand: Callable[[list[str], int, int], GraphExpansion],
     ) -> None:
         self._open_store = open_store

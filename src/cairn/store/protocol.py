@@ -12,11 +12,10 @@ while the row exists, never shown to users); ``docid`` is the public stable docu
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
-from cairn.retrieval.query import ParsedQuery
 from cairn.store.records import (
     ChangeRecord,
     CollectionRecord,
@@ -29,6 +28,7 @@ from cairn.store.records import (
     PassageHit,
     SearchFilter,
 )
+from cairn.text.query import ParsedQuery
 
 __all__ = [
     "CollectionStore",
@@ -353,3 +353,8 @@ class Store(
     LinkStore, RunJournal, Protocol,
 ):
     """Everything one index holds: every concern above, one backend."""
+
+
+#: How a service reaches its index: ``open_store(create)`` gives the Workspace's one store,
+#: opened lazily (``create=False`` refuses an index that does not exist yet).
+StoreOpener = Callable[[bool], Store]

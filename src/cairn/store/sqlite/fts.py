@@ -4,7 +4,7 @@ The index has two FTS5 tables: the main one (``porter unicode61 remove_diacritic
 and a CJK one whose single column holds :func:`~cairn.text.cjk.cjk_bigrams` of
 the passage, because unicode61 would make a whole run of Han/Kana/Hangul one giant token.
 
-The compiled form of :class:`~cairn.retrieval.query.ParsedQuery`: plain words are
+The compiled form of :class:`~cairn.text.query.ParsedQuery`: plain words are
 OR-ed, and so is each bigram of a plain word's CJK runs (``如何解压缩`` -> ``"如何" OR "何解"
 OR "解压" OR "压缩"``: BM25 over the bigram table ranks by how many and how rare); required
 phrases (a CJK run in one is a phrase of its bigrams) come first, with the plain words
@@ -26,10 +26,10 @@ import sqlite3
 from dataclasses import dataclass
 
 from cairn.errors import StoreError
-from cairn.retrieval.query import MAX_TERMS, ParsedQuery, QueryTerm, parse_query
 from cairn.store.records import PassageHit, SearchFilter, light_hit
 from cairn.store.sqlite.base import Connected, filter_sql
 from cairn.text.cjk import cjk_bigrams
+from cairn.text.query import MAX_TERMS, ParsedQuery, QueryTerm, parse_query
 
 __all__ = ["BM25_WEIGHTS", "CompiledQuery", "LexicalMixin", "compile_fts5", "compile_query"]
 
@@ -67,7 +67,7 @@ def compile_fts5(parsed: ParsedQuery) -> CompiledQuery:
 @functools.lru_cache(maxsize=256)
 def compile_query(query: str, *, strict: bool = True) -> CompiledQuery:
     """Parse and compile user search text; raises :class:`~cairn.errors.ValidationError`
-    as :func:`~cairn.retrieval.query.parse_query` does. Cached: pure."""
+    as :func:`~cairn.text.query.parse_query` does. Cached: pure."""
     return compile_fts5(parse_query(query, strict=strict))
 
 
