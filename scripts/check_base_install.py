@@ -222,7 +222,7 @@ def main() -> int:
     parser.add_argument("--venv", default=str(ROOT / ".venv-base"), help="The base virtualenv.")
     parser.add_argument("--skip", action="append", default=[], help="A command path not to run (repeatable).")
     options = parser.parse_args()
-    cairn = options.cairn or make_base_venv(Path(options.venv))
+    cairn = str(Path(options.cairn).resolve()) if options.cairn else make_base_venv(Path(options.venv).resolve())
     failures = run_all(cairn, skip=tuple(options.skip))
     for outcome, why in failures:
         print(f"\n--- cairn {' '.join(outcome.argv)}: {why}\n{outcome.output.rstrip()}", file=sys.stderr)
