@@ -281,40 +281,30 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
         clauses = [_analyse_clause(text, ca, cb, context) for ca, cb in clause_ranges(text, a, b)]
         if len(clauses) > 1:
             clauses.append(_analyse_clause(text, a, b, context, support=False))
-        units.append(
-            _Unit(
-                span_index=index,
-                evidence_id=span.evidence_id,
-                start=a,
-                end=b,
-                clauses=tuple(clauses),
-                flat=" ".join(body.split()),
-                codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
-                instruction=bool(_INSTRUCTION_RE.search(body)),
-                text=_CODE_SPAN_RE.sub(" ", _clean(body)),
-                heading=_heading(headings, a),
-            )
-        )
+        units.append(_unit(index, span.evidence_id, a, b, body, tuple(clauses), _clean(body),
+                           _heading(headings, a)))
     for a, b, head in rows:
         body = text[a:b]
         title = next((h for pos, h in reversed(headings) if pos < a), "")
         context = frozenset(_canon(t.stem) for t in tokenize(title + " " + head) if _is_content(t))
-        units.append(
-            _Unit(
-                span_index=index,
-                evidence_id=span.evidence_id,
-                start=a,
-                end=b,
-                clauses=(_analyse_clause(text, a, b, context),),
-                flat=" ".join(body.split()),
-                codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
-                instruction=bool(_INSTRUCTION_RE.search(body)),
-                text=_CODE_SPAN_RE.sub(" ", _table_reading(head, body)),
-                table=True,
-                heading=_heading(headings, a),
-            )
-        )
+        units.append(_unit(index, span.evidence_id, a, b, body, (_analyse_clause(text, a, b, context),),
+                           _table_reading(head, body), _heading(headings, a), table=True))
     return units
+
+
+def _unit(
+    index: int, evidence_id: str, start: int, end: int, body: str, clauses: tuple[_Clause, ...],
+    reading: str, heading: str, *, table: bool = False,
+) -> _Unit:
+    """One evidence unit: ``body`` is its raw text, ``reading`` the text the account reads
+    (a sentence cleaned, a table row with its header)."""
+    return _Unit(
+        span_index=index, evidence_id=evidence_id, start=start, end=end, clauses=clauses,
+        flat=" ".join(body.split()),
+        codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
+        instruction=bool(_INSTRUCTION_RE.search(body)),
+        text=_CODE_SPAN_RE.sub(" ", reading), table=table, heading=heading,
+    )
 
 
 def _heading(headings: Sequence[tuple[int, str]], at: int) -> str:
