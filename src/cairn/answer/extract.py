@@ -139,6 +139,20 @@ _NOT_NAMES = _wordset(
 _BULLET_RE = re.compile(r"^\s*(?:[-*+•>]|\d{1,3}[.)]|#{1,6})\s+")
 
 
+#: Question types by their first matching pattern (order matters: "how many" before "how").
+_QUESTION_TYPES: tuple[tuple[re.Pattern[str], QuestionType], ...] = (
+    (re.compile(r"\bhow\s+(?:many|often)\b"), "how_many"),
+    (re.compile(r"\bhow\s+much\b"), "how_much"),
+    (re.compile(r"\bhow\s+long\b"), "how_long"),
+    (re.compile(r"\b(?:when|what\s+(?:date|time|day|year|month)|which\s+(?:date|day|year|month))\b"), "when"),
+    (re.compile(r"\b(?:who|whom|whose)\b"), "who"),
+    (re.compile(r"\bwhere\b"), "where"),
+    (re.compile(r"\bwhy\b"), "why"),
+    (re.compile(r"\bwhich\b"), "which"),
+    (re.compile(r"\bhow\b"), "how"),
+)
+
+
 def _stems(text: str) -> list[str]:
     return [light_stem(w) for w in (m.lower() for m in _WORD_RE.findall(text))
             if w not in QUERY_STOPWORDS and w not in _QUESTION_WORDS]
@@ -160,29 +174,8 @@ def profile_question(question: str) -> QuestionProfile:
     q = " ".join(question.split())
     low = q.lower()
     first = (_WORD_RE.findall(low) or [""])[0]
-    qtype: QuestionType
-    if re.search(r"\bhow\s+(?:many|often)\b", low):
-        qtype = "how_many"
-    elif re.search(r"\bhow\s+much\b", low):
-        qtype = "how_much"
-    elif re.search(r"\bhow\s+long\b", low):
-        qtype = "how_long"
-    elif re.search(r"\b(?:when|what\s+(?:date|time|day|year|month)|which\s+(?:date|day|year|month))\b", low):
-        qtype = "when"
-    elif re.search(r"\b(?:who|whom|whose)\b", low):
-        qtype = "who"
-    elif re.search(r"\bwhere\b", low):
-        qtype = "where"
-    elif re.search(r"\bwhy\b", low):
-        qtype = "why"
-    elif re.search(r"\bwhich\b", low):
-        qtype = "which"
-    elif re.search(r"\bhow\b", low):
-        qtype = "how"
-    elif first in _YES_NO_START:
-        qtype = "yes_no"
-    else:
-        qtype = "what"
+    qtype: QuestionType = next((kind for pattern, kind in _QUESTION_TYPES if pattern.search(low)),
+                               "yes_no" if first in _YES_NO_START else "what")
     names: list[str] = []
     for m in _NAME_RE.finditer(q):
         word = m.group()
