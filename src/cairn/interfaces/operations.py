@@ -237,24 +237,21 @@ class CheckDraftInput(OpInput):
                                       description="Without a capsule: token budget of each claim's evidence.")
 
 
-def _context_verify(ws: Any, args: dict[str, Any]) -> BaseModel:
-    """The capsule as JSON text: a dict from MCP/REST, a saved file's bytes from the CLI."""
+def _capsule_text(capsule: Any) -> Any:
+    """A capsule as the service reads it, JSON text: MCP and REST send the object, the CLI
+    a saved file's bytes."""
     import json
 
-    capsule = args["capsule"]
-    text = capsule if isinstance(capsule, (str, bytes)) else json.dumps(capsule, ensure_ascii=False)
-    result: BaseModel = ws.context_verify(text)
+    return capsule if capsule is None or isinstance(capsule, (str, bytes)) else json.dumps(capsule, ensure_ascii=False)
+
+
+def _context_verify(ws: Any, args: dict[str, Any]) -> BaseModel:
+    result: BaseModel = ws.context_verify(_capsule_text(args["capsule"]))
     return result
 
 
 def _check_draft(ws: Any, args: dict[str, Any]) -> BaseModel:
-    """The capsule, if any, as JSON text: a dict from MCP/REST, a saved file's bytes from the CLI."""
-    import json
-
-    capsule = args.get("capsule")
-    text = capsule if capsule is None or isinstance(capsule, (str, bytes)) else json.dumps(capsule, ensure_ascii=False)
-    result: BaseModel = ws.check_draft(args["draft"], capsule=text, collections=args.get("collections", []),
-                                       budget_tokens=args.get("budget_tokens", 700))
+    result: BaseModel = ws.check_draft(**{**args, "capsule": _capsule_text(args.get("capsule"))})
     return result
 
 
