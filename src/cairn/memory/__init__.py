@@ -1,0 +1,1 @@
+"""Agent memory: observations, claims, outcome signals and the evidence governor."""
