@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from cairn.store.records import (
     ChangeRecord,
@@ -30,11 +30,15 @@ from cairn.store.records import (
 )
 from cairn.text.query import ParsedQuery
 
+if TYPE_CHECKING:
+    from cairn.memory.records import Claim, HistoryEntry, Observation, Signal
+
 __all__ = [
     "CollectionStore",
     "DocumentStore",
     "LexicalIndex",
     "LinkStore",
+    "MemoryStore",
     "RunJournal",
     "Store",
     "StoreLifecycle",
@@ -347,10 +351,82 @@ class RunJournal(Protocol):
         ...
 
 
+# --- agent memory (issue 14) ---
+
+
+@runtime_checkable
+class MemoryStore(Protocol):
+    """Agent memory: observations and claims with their evidence refs, append-only
+    signals and history, hook events, and BM25 over memory. Nothing is deleted."""
+
+    def memory_write(
+        self, writes: Sequence[tuple[Observation | Claim, str]],
+        signals: Sequence[tuple[str, str, str | None]] = (), *, actor: str | None = None,
+    ) -> None:
+        """Write record states and append (record id, kind, note) signals in ONE
+        transaction; each write appends a history row ``action`` (before and after)."""
+        ...
+
+    def memory_records(self, ids: Sequence[str]) -> dict[str, Observation | Claim]:
+        """The records with these ids (any status), by id."""
+        ...
+
+    def memory_topic(self, project: str, topic_key: str) -> Observation | None:
+        """The observation of ``project`` with this topic key, if any."""
+        ...
+
+    def memory_competing(self, project: str, conflict_key: str) -> list[Claim]:
+        """Every claim of ``project`` with this conflict key, oldest first."""
+        ...
+
+    def memory_search(
+        self, query: ParsedQuery, projects: Sequence[str], limit: int, *, include_archived: bool = False,
+    ) -> list[tuple[str, float]]:
+        """(id, BM25 score) of the best records of ``projects`` and team records, best first."""
+        ...
+
+    def memory_list(
+        self, projects: Sequence[str] | None, *, include_archived: bool = False, limit: int = 10_000,
+    ) -> list[Observation | Claim]:
+        """Records of ``projects`` (None: all; team records always), oldest first."""
+        ...
+
+    def memory_signals(self, ids: Sequence[str]) -> dict[str, list[Signal]]:
+        """The signals of each record, in order."""
+        ...
+
+    def memory_history(self, record_id: str) -> list[HistoryEntry]:
+        """Every transition of a record, oldest first."""
+        ...
+
+    def memory_citing(self, kind: str, targets: Sequence[str]) -> dict[str, list[str]]:
+        """Ids of the records whose evidence cites each target, by target."""
+        ...
+
+    def memory_counts(self) -> dict[str, int]:
+        """Records by kind and status, signals, history rows and hook events."""
+        ...
+
+    def append_event(self, event: str, session_id: str | None, cwd: str | None,
+                     payload: dict[str, object]) -> int:
+        """Append one hook event; returns its position."""
+        ...
+
+    def events(self, after: int = 0, limit: int = 1000) -> list[tuple[int, str, str, str | None, str | None, str]]:
+        """(seq, at, event, session id, cwd, payload JSON) of hook events after ``after``."""
+        ...
+
+    def run_changes(self, run_id: int) -> list[ChangeRecord]:
+        """The change journal entries of one index run, oldest first."""
+        ...
+
+
 @runtime_checkable
 class Store(
     StoreLifecycle, WriterLock, CollectionStore, DocumentStore, LexicalIndex, VectorIndex,
-    LinkStore, RunJournal, Protocol,
+    LinkStore, RunJournal,
+    MemoryStore,  # agent memory (issue 14)
+    Protocol,
 ):
     """Everything one index holds: every concern above, one backend."""
 

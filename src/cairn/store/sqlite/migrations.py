@@ -198,6 +198,83 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE file_errors ADD COLUMN source_hash TEXT;
         """,
     ),
+    # --- agent memory (issue 14) ---
+    Migration(
+        6,
+        "agent memory: records, evidence, signals, history, hook events, BM25 over memory",
+        """
+        -- One row per memory record (observation or claim); body is the record's JSON as
+        -- cairn.memory.records defines it. Nothing is deleted: archive flips status.
+        CREATE TABLE memory_records (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,         -- obs_... | clm_...
+            kind TEXT NOT NULL,              -- observation | claim
+            project TEXT NOT NULL,
+            owner TEXT,
+            visibility TEXT NOT NULL,        -- personal | project | team
+            status TEXT NOT NULL,            -- active | archived
+            topic_key TEXT,                  -- observations: upsert key
+            conflict_key TEXT,               -- claims: subject + predicate
+            revision INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            body TEXT NOT NULL
+        );
+        CREATE INDEX memory_records_topic ON memory_records(project, topic_key);
+        CREATE INDEX memory_records_conflict ON memory_records(project, conflict_key);
+        CREATE INDEX memory_records_project ON memory_records(project, status);
+        -- Evidence refs of the current revision: which records cite a docid or a file.
+        CREATE TABLE memory_evidence (
+            record_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,              -- passage | file | commit
+            target TEXT NOT NULL,
+            hash TEXT,
+            start_line INTEGER,
+            end_line INTEGER,
+            relation TEXT NOT NULL,
+            PRIMARY KEY (record_id, seq)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_evidence_target ON memory_evidence(kind, target);
+        -- Append-only outcome signals and transitions.
+        CREATE TABLE memory_signals (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            record_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            note TEXT,
+            at TEXT NOT NULL,
+            actor TEXT
+        );
+        CREATE INDEX memory_signals_record ON memory_signals(record_id, seq);
+        CREATE TABLE memory_history (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            record_id TEXT NOT NULL,
+            action TEXT NOT NULL,
+            before TEXT,
+            after TEXT,
+            at TEXT NOT NULL,
+            actor TEXT
+        );
+        CREATE INDEX memory_history_record ON memory_history(record_id, seq);
+        -- What coding-agent hooks reported (session start, prompt, edit, stop): appended
+        -- in the foreground, read later.
+        CREATE TABLE memory_events (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at TEXT NOT NULL,
+            event TEXT NOT NULL,
+            session_id TEXT,
+            cwd TEXT,
+            payload TEXT NOT NULL
+        );
+        -- BM25 over memory, the same tokenizer as passages (rowid = memory_records.rowid).
+        CREATE VIRTUAL TABLE memory_fts USING fts5(
+            title, narrative, facts, concepts,
+            tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        -- The changes of one index run (source-changed signals after a run).
+        CREATE INDEX changes_run ON changes(run_id);
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

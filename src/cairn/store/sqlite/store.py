@@ -24,6 +24,7 @@ from cairn.store.sqlite.collections import CollectionsMixin
 from cairn.store.sqlite.documents import DocumentsMixin
 from cairn.store.sqlite.fts import LexicalMixin
 from cairn.store.sqlite.links import LinksMixin
+from cairn.store.sqlite.memory import MemoryMixin  # agent memory (issue 14)
 from cairn.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION
 from cairn.store.sqlite.runs import RunsMixin
 from cairn.store.sqlite.vectors import VectorsMixin
@@ -42,6 +43,7 @@ def check_fts5() -> tuple[bool, str]:
 
 class SQLiteStore(
     CollectionsMixin, DocumentsMixin, LexicalMixin, VectorsMixin, LinksMixin, RunsMixin,
+    MemoryMixin,  # agent memory (issue 14)
 ):
     """All persistent state of one index, in one SQLite file: the
     :class:`~cairn.store.protocol.Store` protocol, one mixin per concern."""
