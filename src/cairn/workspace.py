@@ -25,6 +25,8 @@ from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
 from cairn.graph.service import GraphService
 from cairn.ingest.service import IndexService
 from cairn.ingest.status import StatusService
+from cairn.memory.project import ProjectInfo, project_of
+from cairn.memory.service import MemoryService
 from cairn.models.hub import ModelHub
 from cairn.refs import document_uri
 from cairn.retrieval.pipeline import QueryMode
@@ -63,20 +65,27 @@ class Workspace:
 
     def __init__(
         self, paths: Paths, settings: Settings, index_name: str, *, models: ModelHub | None = None,
+        user: str | None = None,
     ) -> None:
         """``models`` shares one set of loaded models between Workspaces (server threads,
-        the resident runtime); by default this Workspace has its own."""
+        the resident runtime); by default this Workspace has its own. ``user`` owns the
+        personal memory this Workspace writes and sees."""
         self.paths = paths
         self.settings = settings
         self.index_name = check_index_name(index_name)
         self._store: Store | None = None
         self._owns_models = models is None
         self.models = models if models is not None else ModelHub(settings, paths.data_dir / "models")
+        # agent memory (issue 14): the user from $CAIRN_USER (read by open_workspace), the
+        # project from the folder the caller works in.
+        self.user = user
+        self._memory = MemoryService(self._open_store, user, _project_here)
         section = settings.raw.get("graph", {})
         link_keys = section.get("link_keys", DEFAULT_LINK_KEYS) if isinstance(section, dict) else None
         graph = GraphService(self._open_store, link_keys, document_uri)
         self._graph = graph
-        self._indexing = IndexService(self._open_store, settings.index, self.models)
+        self._indexing = IndexService(self._open_store, settings.index, self.models,
+                                      after_run=self._memory.note_index_run)
         self._status = StatusService(self._open_store, self.index_name, self.index_path, paths.data_dir,
                                      str(settings.embed.get("backend")), self.models)
         self._retrieval = RetrievalService(
@@ -157,6 +166,21 @@ class Workspace:
     ask_verified = _Delegate("_answers", AnswerService.ask_verified)
     check_draft = _Delegate("_answers", AnswerService.check_draft)
 
+    # agent memory (issue 14)
+    memory_add = _Delegate("_memory", MemoryService.memory_add)
+    memory_search = _Delegate("_memory", MemoryService.memory_search)
+    memory_show = _Delegate("_memory", MemoryService.memory_show)
+    memory_pin = _Delegate("_memory", MemoryService.memory_pin)
+    memory_correct = _Delegate("_memory", MemoryService.memory_correct)
+    memory_resolve = _Delegate("_memory", MemoryService.memory_resolve)
+    memory_signal = _Delegate("_memory", MemoryService.memory_signal)
+    memory_history = _Delegate("_memory", MemoryService.memory_history)
+    memory_archive = _Delegate("_memory", MemoryService.memory_archive)
+    memory_restore = _Delegate("_memory", MemoryService.memory_restore)
+    memory_export = _Delegate("_memory", MemoryService.memory_export)
+    memory_qualified = _Delegate("_memory", MemoryService.qualified)
+    memory_caller = _Delegate("_memory", MemoryService.caller)
+
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,
                    env: Mapping[str, str] | None = None, models: ModelHub | None = None) -> Workspace:
@@ -167,4 +191,21 @@ def open_workspace(home: str | Path | None = None, index: str = "default", *,
     settings = load_settings(paths.config_file)
     if environ.get("CAIRN_TOKEN"):  # the environment overrides [serve] token
         settings = dataclasses.replace(settings, serve_token=environ["CAIRN_TOKEN"])
-    return Workspace(paths, settings, index, models=models)
+    return Workspace(paths, settings, index, models=models, user=_user(environ))
+
+
+def _user(environ: Mapping[str, str]) -> str | None:
+    """Who owns personal memory: ``$CAIRN_USER``, else the OS user name."""
+    if environ.get("CAIRN_USER"):
+        return environ["CAIRN_USER"]
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return None
+
+
+def _project_here(folder: str | Path | None) -> ProjectInfo:
+    """The project of ``folder`` (None: the current folder)."""
+    return project_of(Path.cwd() if folder is None else folder)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,10 +28,14 @@ COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 class IndexService:
     """Collections of one index and bringing the index up to date with their files."""
 
-    def __init__(self, open_store: StoreOpener, settings: IndexSettings, models: ModelHub) -> None:
+    def __init__(self, open_store: StoreOpener, settings: IndexSettings, models: ModelHub,
+                 after_run: Callable[[int], object] | None = None) -> None:
+        """``after_run(run_id)`` is called after each completed index run (agent memory's
+        source-changed signals, issue 14)."""
         self._open_store = open_store
         self._settings = settings
         self._models = models
+        self._after_run = after_run
 
     # --- collections -------------------------------------------------------------------
 
@@ -139,6 +143,8 @@ class IndexService:
             )
         finally:
             store.release_writer()
+        if self._after_run is not None:
+            self._after_run(run_id)
         return c.IndexSummary(
             run_id=run_id,
             collections=[r.name for r in records],

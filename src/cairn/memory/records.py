@@ -141,3 +141,6 @@ class Qualified:
     freshness: Freshness
     stale_reasons: tuple[str, ...] = field(default=())
     pinned: bool = False
+    #: Ids of active claims competing with this claim (same conflict key, another object,
+    #: not yet resolved); empty for observations. Added by the memory store (issue 14).
+    contested_with: tuple[str, ...] = field(default=())
