@@ -35,6 +35,8 @@ SAMPLES: dict[str, list[str]] = {
     "target": ["notes/backups.md"], "refs": ["notes/index.md", "notes/backups.md"],
     "prefix": ["notes/"], "name": ["notes"], "collection": ["notes"], "title": ["Check note"],
     "draft": ["draft.txt"],  # written beside the vault (the commands run in that folder)
+    # agent memory (issue 14)
+    "text": ["backup schedule"], "id": ["obs_000000000000"], "keep": ["clm_000000000000"],
 }
 #: More invocations of some commands (flags that load an optional dependency).
 VARIANTS: dict[str, list[list[str]]] = {

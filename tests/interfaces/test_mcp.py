@@ -22,8 +22,12 @@ from tests.servers import build_index, serve, stdio_params, with_mcp
 SNAPSHOT = Path(__file__).parent.parent / "snapshots" / "mcp_tools_list.json"
 READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", "links", "backlinks",
               "similar", "graph_neighbors", "graph_path", "tags", "context_build", "context_verify", "ask",
-              "check_draft"}
-WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed"}
+              "check_draft",
+              "memory_search", "memory_show", "memory_history", "memory_export"}  # agent memory (issue 14)
+WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed",
+               # agent memory (issue 14)
+               "memory_add", "memory_pin", "memory_correct", "memory_resolve", "memory_signal",
+               "memory_archive", "memory_restore"}
 
 
 @pytest.fixture(scope="module")

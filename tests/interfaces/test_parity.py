@@ -40,7 +40,23 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("context_build", {"goal": "how are backups scheduled", "budget_tokens": 300}),
     ("ask", {"question": "what is the backup rule"}),
     ("ask", {"question": "what is the backup rule", "verify": True, "tags_any": ["howto"]}),
+    # agent memory (issue 14): "{obs}"/"{claim}" are the records the fixture adds.
+    ("memory_search", {"text": "nightly snapshots", "project": "demo", "limit": 5}),
+    ("memory_show", {"id": "{obs}", "project": "demo"}),
+    ("memory_history", {"id": "{claim}", "project": "demo"}),
+    ("memory_export", {"project": "demo", "include_archived": False}),
 ]
+
+#: Ids of the memory records the ``fixed`` index holds (filled by the fixture).
+MEMORY_IDS: dict[str, str] = {}
+
+
+def _ids(value: Any) -> Any:
+    """``value`` with the memory placeholders replaced by the fixture's ids."""
+    text = json.dumps(value)
+    for key, rid in MEMORY_IDS.items():
+        text = text.replace("{" + key + "}", rid)
+    return json.loads(text)
 
 ERROR_CASES: list[tuple[str, dict[str, Any], str]] = [
     ("get", {"ref": "notes/nope.md"}, "not_found"),
@@ -102,6 +118,12 @@ def test_every_operation_has_a_cli_command_and_a_case() -> None:
 @pytest.fixture(scope="module")
 def fixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
     home = build_index(tmp_path_factory.mktemp("parity"))
+    with cairn.open(home) as ws:  # agent memory (issue 14)
+        MEMORY_IDS["obs"] = ws.memory_add("Nightly snapshots", "Snapshots run nightly at 02:00.",
+                                          type="decision", facts=["kept 35 days"], project="demo").item.id
+        MEMORY_IDS["claim"] = ws.memory_add(subject="backups", predicate="run at", object="02:00",
+                                            project="demo").item.id
+        ws.memory_signal(MEMORY_IDS["obs"], "test-pass", project="demo")
     with serve(home) as url:
         yield home, url
 
@@ -124,6 +146,7 @@ def _mcp_answers(server: Any, cases: list[tuple[str, dict[str, Any]]]) -> list[t
 
 def test_every_face_returns_the_same_contract(fixed: tuple[Path, str]) -> None:
     home, url = fixed
+    CASES = _ids(globals()["CASES"])
     with cairn.open(home) as ws:
         expected = [operation(name).call_with(ws, dict(args)) for name, args in CASES]
     faces: dict[str, list[Any]] = {
@@ -190,18 +213,51 @@ WRITES: list[tuple[str, dict[str, Any]]] = [
                  "path": "inbox/zebra.md"}),
     ("embed", {"collection": "extra"}),
     ("collection_configure", {"name": "extra", "sequence": False, "context": ""}),
+    # agent memory (issue 14): ids are derived from the content, the same on every face.
+    ("memory_add", {"title": "Zebra rule", "narrative": "Zebras cross first.", "type": "gotcha",
+                    "facts": ["always"], "concepts": ["zebra"], "topic_key": "zebra", "project": "demo"}),
+    ("memory_add", {"title": "Zebra rule", "narrative": "Zebras cross second.", "topic_key": "zebra",
+                    "project": "demo", "evidence": ["commit:4e1d2b7"]}),
+    ("memory_add", {"subject": "zebra", "predicate": "colour", "object": "striped", "project": "demo"}),
+    ("memory_add", {"subject": "zebra", "predicate": "colour", "object": "spotted", "project": "demo"}),
+    ("memory_resolve", {"target": "zebra|colour", "keep": "{claim1}", "note": "checked", "project": "demo"}),
+    ("memory_pin", {"id": "{obs}", "note": "keep", "project": "demo"}),
+    ("memory_signal", {"id": "{obs}", "kind": "test-fail", "note": "ci red", "project": "demo"}),
+    ("memory_correct", {"id": "{obs}", "text": "Zebras cross third.", "facts": ["sometimes"], "project": "demo"}),
+    ("memory_archive", {"id": "{obs}", "project": "demo"}),
+    ("memory_restore", {"id": "{obs}", "project": "demo"}),
+    ("memory_add", {"title": "t", "type": "rumour", "project": "demo"}),
 ]
 
 
+def _write_ids() -> dict[str, str]:
+    """The ids the memory writes create (content-derived: computed once in a scratch index)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch, cairn.open(scratch) as ws:
+        return {
+            "obs": ws.memory_add("Zebra rule", "Zebras cross first.", type="gotcha", topic_key="zebra",
+                                 project="demo").item.id,
+            "claim1": ws.memory_add(subject="zebra", predicate="colour", object="striped", project="demo").item.id,
+        }
+
+
 def _writes(root: Path) -> list[tuple[str, dict[str, Any]]]:
-    return [(name, json.loads(json.dumps(args).replace("{root}", str(root)))) for name, args in WRITES]
+    ids = _write_ids()
+    out = []
+    for name, args in WRITES:
+        text = json.dumps(args).replace("{root}", str(root))
+        for key, rid in ids.items():
+            text = text.replace("{" + key + "}", rid)
+        out.append((name, json.loads(text)))
+    return out
 
 
 def _comparable(root: Path, answer: Any) -> Any:
     """The answer with the face's folder and the clock taken out."""
     def scrub(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: None if k in ("created_at", "last_indexed_at", "elapsed_ms") else scrub(v)
+            return {k: None if k in ("created_at", "last_indexed_at", "elapsed_ms", "updated_at", "at") else scrub(v)
                     for k, v in value.items()}
         return [scrub(v) for v in value] if isinstance(value, list) else value
 

@@ -263,6 +263,87 @@ def _ask(ws: Any, args: dict[str, Any]) -> BaseModel:
     return result
 
 
+# --- agent memory (issue 14) ---------------------------------------------------------------
+
+MemoryId = Annotated[str, Field(pattern=r"^(obs|clm)_[0-9a-f]{12}$", description="A memory record id (obs_... or clm_...).")]
+ProjectName = Annotated[str, Field(min_length=1, max_length=2048, description=(
+    "The project: its identity (normalised git remote, e.g. github.com/owner/repo) or a folder; "
+    "default: the project of the server's current folder."))]
+MemoryNote = Annotated[str, Field(max_length=2000, description="Why (kept with the signal).")]
+MemoryText = Annotated[str, Field(max_length=1000)]
+_OBSERVATION_TYPES = Literal["decision", "gotcha", "fix", "how-it-works", "problem-solution", "trade-off",
+                             "preference", "what-changed"]
+_SIGNAL_KINDS = Literal["test-pass", "test-fail", "verified-reuse", "user-pin", "user-correction",
+                        "source-changed", "conflict-confirmed", "manual-review"]
+
+
+class MemorySearchInput(OpInput):
+    text: NaturalQueryText
+    project: ProjectName | None = None
+    limit: Limit = 10
+    include_archived: bool = Field(False, description="Also archived records and superseded claims.")
+
+
+class MemoryIdInput(OpInput):
+    id: MemoryId
+    project: ProjectName | None = None
+
+
+class MemoryExportInput(OpInput):
+    project: ProjectName | None = None
+    include_archived: bool = Field(True, description="Also archived records.")
+
+
+class MemoryAddInput(OpInput):
+    title: str | None = Field(None, max_length=300, description="An observation's one-line title.")
+    narrative: str = Field("", max_length=16_384, description="What was learned (at most 16 KiB).")
+    type: _OBSERVATION_TYPES = Field("how-it-works", description="The kind of observation.")
+    facts: list[MemoryText] = Field(default_factory=list, max_length=50, description="Short facts.")
+    files: list[MemoryText] = Field(default_factory=list, max_length=50,
+                                    description="Bound files, relative to the project root (hashed now).")
+    symbols: list[MemoryText] = Field(default_factory=list, max_length=50, description="Bound symbols (path::name).")
+    concepts: list[MemoryText] = Field(default_factory=list, max_length=50, description="Concepts or tags.")
+    topic_key: str | None = Field(None, max_length=300,
+                                  description="Upsert key: a write with the key of an existing observation revises it.")
+    source: Literal["agent", "git", "manual", "import"] = Field("agent", description="Who wrote it.")
+    visibility: Literal["personal", "project", "team"] = Field(
+        "project", description="personal: you only; project: this project; team: every project.")
+    evidence: list[Annotated[str, Field(min_length=1, max_length=2100)]] = Field(
+        default_factory=list, max_length=50,
+        description="Evidence refs: DOCID:START-END (a passage), file:PATH, commit:SHA; prefix verifies@ or contradicts@.")
+    observed_at: IsoDate | None = Field(None, description="When the observed thing happened (ISO date).")
+    subject: MemoryText | None = Field(None, description="A claim's subject (with predicate and object).")
+    predicate: MemoryText | None = Field(None, description="A claim's predicate.")
+    object: MemoryText | None = Field(None, description="A claim's object.")
+    supersedes: MemoryId | None = Field(None, description="A claim this one replaces (kept, not deleted).")
+    project: ProjectName | None = None
+
+
+class MemoryPinInput(MemoryIdInput):
+    note: MemoryNote | None = None
+
+
+class MemoryCorrectInput(MemoryIdInput):
+    text: str | None = Field(None, max_length=16_384,
+                             description="The corrected narrative (observation) or object (claim).")
+    title: str | None = Field(None, max_length=300, description="A corrected title.")
+    facts: list[MemoryText] | None = Field(None, max_length=50, description="Corrected facts (replace them all; empty keeps them).")
+    concepts: list[MemoryText] | None = Field(None, max_length=50, description="Corrected concepts.")
+    note: MemoryNote | None = None
+
+
+class MemoryResolveInput(OpInput):
+    target: str = Field(min_length=1, max_length=2100, description="A conflict key (subject|predicate) or a claim id.")
+    keep: MemoryId = Field(description="The claim that stands; the others are superseded.")
+    note: MemoryNote | None = None
+    project: ProjectName | None = None
+
+
+class MemorySignalInput(MemoryIdInput):
+    kind: _SIGNAL_KINDS = Field(description="The outcome.")
+    note: MemoryNote | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Operation:
     """One capability as the faces expose it."""
@@ -321,6 +402,7 @@ class Operation:
 
 _C = "cairn.contracts"
 _G = "cairn.contracts.graph"
+_M = "cairn.contracts.memory"
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation("search", "search", SearchInput, f"{_C}:SearchResponse", route="/v1/search",
@@ -384,6 +466,46 @@ OPERATIONS: tuple[Operation, ...] = (
               read_only=False, destructive=False, idempotent=True, write=True),
     Operation("embed", "embed", CollectionInput, f"{_C}:EmbedSummary", route="/v1/embed",
               description="Embed passages that have no vector for the configured model (resumable).",
+              read_only=False, destructive=False, idempotent=True, write=True),
+    # Agent memory (issue 14): reads, then writes (only with --enable-write).
+    Operation("memory_search", "memory_search", MemorySearchInput, f"{_M}:MemorySearchResult",
+              route="/v1/memory/search",
+              description="BM25 over agent memory (observations and claims) that you may see: your "
+                          "project's records, your personal ones, team records; with quality and freshness."),
+    Operation("memory_show", "memory_show", MemoryIdInput, f"{_M}:MemoryItem", route="/v1/memory/show",
+              description="One memory record with its evidence, quality, freshness and conflict state."),
+    Operation("memory_history", "memory_history", MemoryIdInput, f"{_M}:MemoryHistory",
+              route="/v1/memory/history",
+              description="Every transition (created, revised, superseded, ...) and signal of a memory record."),
+    Operation("memory_export", "memory_export", MemoryExportInput, f"{_M}:MemoryExport",
+              route="/v1/memory/export",
+              description="The memory you may see as one plain Markdown document."),
+    Operation("memory_add", "memory_add", MemoryAddInput, f"{_M}:MemoryWriteResult", route="/v1/memory/add",
+              description="Store an observation (title, narrative, type, facts, files, evidence) or a claim "
+                          "(subject, predicate, object); secrets are redacted first.",
+              read_only=False, destructive=False, idempotent=False, write=True),
+    Operation("memory_pin", "memory_pin", MemoryPinInput, f"{_M}:MemoryWriteResult", route="/v1/memory/pin",
+              description="Pin a memory record (a user-pin signal).",
+              read_only=False, destructive=False, idempotent=False, write=True),
+    Operation("memory_correct", "memory_correct", MemoryCorrectInput, f"{_M}:MemoryWriteResult",
+              route="/v1/memory/correct",
+              description="Correct a memory record: a new revision and a user-correction signal.",
+              read_only=False, destructive=False, idempotent=False, write=True),
+    Operation("memory_resolve", "memory_resolve", MemoryResolveInput, f"{_M}:MemoryWriteResult",
+              route="/v1/memory/resolve",
+              description="Settle contested claims: keep one, supersede the others (kept, with history).",
+              read_only=False, destructive=False, idempotent=False, write=True),
+    Operation("memory_signal", "memory_signal", MemorySignalInput, f"{_M}:MemoryWriteResult",
+              route="/v1/memory/signal",
+              description="Append an outcome signal (test-pass, test-fail, manual-review, ...) to a memory record.",
+              read_only=False, destructive=False, idempotent=False, write=True),
+    Operation("memory_archive", "memory_archive", MemoryPinInput, f"{_M}:MemoryWriteResult",
+              route="/v1/memory/archive",
+              description="Archive a memory record (recoverable with memory_restore; nothing is deleted).",
+              read_only=False, destructive=False, idempotent=True, write=True),
+    Operation("memory_restore", "memory_restore", MemoryIdInput, f"{_M}:MemoryWriteResult",
+              route="/v1/memory/restore",
+              description="Bring an archived memory record back.",
               read_only=False, destructive=False, idempotent=True, write=True),
 )
 

@@ -212,8 +212,8 @@ class MemoryService:
             writes += [(c, "contested") for c in rivals]
             affected += [c.id for c in rivals]
         store.memory_write(writes, actor=self._user)
-        hints = ([f"contested with {', '.join(c.id for c in rivals)}: settle it with memory_resolve "
-                  f"{conflict_key!r} --keep ID"] if rivals else [])
+        hints = ([f"contested with {', '.join(c.id for c in rivals)}: settle it with memory resolve "
+                  f"(target {conflict_key!r}, keep the claim that stands)"] if rivals else [])
         return MemoryWriteResult(action="created", item=self._item(store, claim, info), redactions=redactions,
                                  affected=affected, hints=hints)
 
@@ -222,7 +222,8 @@ class MemoryService:
         concepts: Sequence[str] | None = None, note: str | None = None, project: str | None = None,
     ) -> MemoryWriteResult:
         """Correct a record: an observation gets a new revision (``text`` is its new
-        narrative), a claim a new object (``text``); appends a user-correction signal."""
+        narrative), a claim a new object (``text``); ``facts``/``concepts`` replace the
+        record's (empty keeps them). Appends a user-correction signal."""
         info = self._project(project)
         store, record = self._visible(id, info)
         changes: dict[str, Any] = {}
@@ -231,8 +232,7 @@ class MemoryService:
             texts, redactions = self._clean_texts({k: v for k, v in (("narrative", text), ("title", title))
                                                    if v is not None})
             changes.update(texts)
-            lists, n = self._clean_lists({k: v for k, v in (("facts", facts), ("concepts", concepts))
-                                          if v is not None})
+            lists, n = self._clean_lists({k: v for k, v in (("facts", facts), ("concepts", concepts)) if v})
             redactions += n
             changes.update({k: tuple(v) for k, v in lists.items()})
             if "title" in changes and not changes["title"].strip():

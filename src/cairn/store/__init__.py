@@ -7,10 +7,21 @@ the protocols of :mod:`cairn.store.protocol`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from cairn.store.protocol import Store
+if TYPE_CHECKING:
+    from cairn.store.protocol import Store
 
-__all__ = ["Store", "check_backend", "open_store"]
+__all__ = ["Store", "append_hook_event", "check_backend", "open_store"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: the hook's fast path (cairn.store.sqlite.events) must not load the protocols.
+    if name == "Store":
+        from cairn.store.protocol import Store
+
+        return Store
+    raise AttributeError(name)
 
 
 def open_store(path: Path, *, create: bool = True) -> Store:
@@ -18,6 +29,16 @@ def open_store(path: Path, *, create: bool = True) -> Store:
     from cairn.store.sqlite import SQLiteStore
 
     return SQLiteStore(path, create=create)
+
+
+def append_hook_event(path: Path, event: str, session_id: str | None, cwd: str | None,
+                      payload: dict[str, object]) -> int | None:
+    """Append one hook event to the index at ``path`` with the standard library only (the
+    foreground path of ``cairn hook``); None when the index is missing or older than hook
+    events (then open it with :func:`open_store`, which migrates, and append there)."""
+    from cairn.store.sqlite.events import append_event_fast
+
+    return append_event_fast(path, event, session_id, cwd, payload)
 
 
 def check_backend() -> tuple[bool, str]:
