@@ -171,3 +171,15 @@ def test_qualified_for_the_governor(mws: Any) -> None:
     record = mws._memory._open_store(False).memory_records([rid])[rid]
     (q,) = mws.memory_qualified([record], caller)
     assert (q.quality, q.freshness, q.pinned, q.contested_with) == ("verified", "unknown", True, ())
+
+
+def test_recall_and_visible_records_for_the_governor(mws: Any) -> None:
+    first = mws.memory_add("Tapir migration", "tapirs move at dawn").item.id
+    mws.memory_add("Tapir diet", "tapirs eat fruit", visibility="personal")
+    other = mws.memory_add("Tapir elsewhere", "tapirs in gadgets", project="github.com/acme/gadgets").item.id
+    caller = mws.memory_caller()
+    recalled = mws._memory.recall("tapirs dawn", caller, limit=5)
+    assert recalled[0][0].record.id == first and recalled[0][1] >= recalled[-1][1]
+    assert other not in {q.record.id for q, _ in recalled}
+    listed = mws._memory.visible_records(caller)
+    assert [q.record.title for q in listed] == ["Tapir migration", "Tapir diet"]  # type: ignore[union-attr]

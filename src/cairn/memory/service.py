@@ -337,24 +337,44 @@ class MemoryService:
             raise ValidationError("limit: 1 to 1000")
         info = self._project(project)
         caller = Caller(info.identity, self._user)
-        parsed = parse_query(text, strict=False)
         store = self._open_store(True)
-        hits: list[tuple[MemoryRecord, float]] = []
+        hits = self._ranked(store, text, caller, limit, include_archived)
+        results = [MemoryHit(score=round(score, 6), item=item)
+                   for (_, score), item in zip(hits, self._items(store, [r for r, _ in hits], info), strict=True)]
+        return MemorySearchResult(query=text, project=info.identity, results=results)
+
+    def _ranked(self, store: Any, text: str, caller: Caller, limit: int,
+                include_archived: bool) -> list[tuple[MemoryRecord, float]]:
+        """The ``limit`` best records by BM25 that ``caller`` may see (superseded claims
+        only with ``include_archived``), best first."""
+        parsed = parse_query(text, strict=False)
         fetch = limit * 4
         while True:
-            scored = store.memory_search(parsed, [info.identity], fetch, include_archived=include_archived)
+            scored = store.memory_search(parsed, [caller.project], fetch, include_archived=include_archived)
             records = store.memory_records([rid for rid, _ in scored])
             hits = [(records[rid], score) for rid, score in scored
                     if visible(records[rid], caller)
                     and (include_archived or not (isinstance(records[rid], Claim)
                                                   and cast(Claim, records[rid]).superseded_by))]
             if len(hits) >= limit or len(scored) < fetch:
-                break
+                return hits[:limit]
             fetch *= 4
-        results = [MemoryHit(score=round(score, 6), item=item)
-                   for (record, score), item in zip(hits[:limit], self._items(store, [r for r, _ in hits[:limit]], info),
-                                                    strict=True)]
-        return MemorySearchResult(query=text, project=info.identity, results=results)
+
+    def recall(self, text: str, caller: Caller, limit: int = 50) -> list[tuple[Qualified, float]]:
+        """For the governor: the ``limit`` active records ``caller`` may see that best
+        match ``text`` (BM25), each qualified, with its score, best first."""
+        store = self._open_store(True)
+        hits = self._ranked(store, text, caller, limit, False)
+        return list(zip(self.qualified([r for r, _ in hits], caller), [s for _, s in hits], strict=True))
+
+    def visible_records(self, caller: Caller, *, include_archived: bool = False,
+                        limit: int = 10_000) -> list[Qualified]:
+        """For the governor: every record ``caller`` may see (active only by default),
+        oldest first, qualified."""
+        store = self._open_store(True)
+        records = [r for r in store.memory_list([caller.project], include_archived=include_archived, limit=limit)
+                   if visible(r, caller)]
+        return self.qualified(records, caller)
 
     def memory_show(self, id: str, *, project: str | None = None) -> MemoryItem:
         """One record with its quality, freshness, pin and conflict state."""
