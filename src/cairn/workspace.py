@@ -178,6 +178,7 @@ class Workspace:
     memory_archive = _Delegate("_memory", MemoryService.memory_archive)
     memory_restore = _Delegate("_memory", MemoryService.memory_restore)
     memory_export = _Delegate("_memory", MemoryService.memory_export)
+    memory_import = _Delegate("_memory", MemoryService.memory_import)
     memory_qualified = _Delegate("_memory", MemoryService.qualified)
     memory_caller = _Delegate("_memory", MemoryService.caller)
 

@@ -183,3 +183,18 @@ def test_recall_and_visible_records_for_the_governor(mws: Any) -> None:
     assert other not in {q.record.id for q, _ in recalled}
     listed = mws._memory.visible_records(caller)
     assert [q.record.title for q in listed] == ["Tapir migration", "Tapir diet"]  # type: ignore[union-attr]
+
+
+def test_import_is_all_or_nothing(mws: Any) -> None:
+    turns = [{"title": f"Turn {i}", "narrative": f"turn number {i} about llamas", "observed_at": "2023-05-08"}
+             for i in range(30)]
+    assert mws._memory.memory_import(turns, project="chat") == 30
+    assert len(mws.memory_search("llamas", project="chat", limit=100).results) == 30
+    before = mws._memory._open_store(True).memory_counts()
+    with pytest.raises(ValidationError):
+        mws._memory.memory_import([{"title": "ok", "narrative": "fine"}, {"title": "bad", "type": "rumour"}],
+                                  project="chat")
+    with pytest.raises(ValidationError):
+        mws._memory.memory_import([{"title": "a", "topic_key": "k"}, {"title": "b", "topic_key": "k"}],
+                                  project="chat")
+    assert mws._memory._open_store(True).memory_counts() == before

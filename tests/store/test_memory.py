@@ -82,3 +82,10 @@ def test_events_and_run_changes(store: Store) -> None:
     (seq, _, event, session, cwd, payload), = store.events()
     assert (seq, event, session, cwd) == (1, "prompt", "s1", "/w") and '"hi"' in payload
     assert store.run_changes(99) == []
+
+
+def test_search_widens_past_records_of_other_projects(store: Store) -> None:
+    store.memory_write([(obs(f"obs_o{i}", "wal wal wal", "wal", project="p2"), "created") for i in range(300)]
+                       + [(obs("obs_mine", "notes", "a wal mention in a long narrative " * 5), "created")])
+    assert [rid for rid, _ in store.memory_search(parse_query("wal"), ["p1"], 3)] == ["obs_mine"]
+    assert store.memory_search(parse_query("zzz"), ["p1"], 3) == []

@@ -127,6 +127,53 @@ class MemoryService:
         if subject is not None or predicate is not None or object is not None:
             return self._add_claim(store, info, subject, predicate, object, evidence, source, visibility,
                                    supersedes)
+        record, action, redactions = self._observation(
+            store, info, title=title, narrative=narrative, type=type, facts=facts, files=files, symbols=symbols,
+            concepts=concepts, topic_key=topic_key, source=source, visibility=visibility, evidence=evidence,
+            observed_at=observed_at)
+        store.memory_write([(record, action)], actor=self._user)
+        return MemoryWriteResult(action=action, item=self._item(store, record, info), redactions=redactions)
+
+    def memory_import(self, observations: Sequence[dict[str, Any]], *, project: str | None = None) -> int:
+        """Store many observations in ONE transaction (a bulk import: a conversation log, a
+        benchmark's store). Each mapping holds :meth:`memory_add`'s observation arguments
+        (``title``, ``narrative``, ``type``, ...); the whole batch is validated first and
+        written all or nothing. Returns how many were written."""
+        info = self._project(project)
+        store = self._open_store(True)
+        writes: list[tuple[MemoryRecord, str]] = []
+        keys: set[str] = set()
+        allowed = {"title", "narrative", "type", "facts", "files", "symbols", "concepts", "topic_key", "source",
+                   "visibility", "evidence", "observed_at"}
+        taken: set[str] = set()
+        for n, fields in enumerate(observations):
+            unknown = set(fields) - allowed
+            if unknown:
+                raise ValidationError(f"observation {n}: unknown fields {sorted(unknown)}")
+            record, action, _ = self._observation(store, info, taken=taken, **fields)
+            if record.topic_key is not None:
+                if record.topic_key in keys:
+                    raise ValidationError(f"observation {n}: topic_key {record.topic_key!r} twice in one import")
+                keys.add(record.topic_key)
+            taken.add(record.id)
+            writes.append((record, action))
+        store.memory_write(writes, actor=self._user)
+        return len(writes)
+
+    def _observation(
+        self, store: Any, info: ProjectInfo, *, title: str | None = None, narrative: str = "",
+        type: str = "how-it-works", facts: Sequence[str] = (), files: Sequence[str] = (),
+        symbols: Sequence[str] = (), concepts: Sequence[str] = (), topic_key: str | None = None,
+        source: str = "agent", visibility: str = "project",
+        evidence: Sequence[str | EvidenceRef | dict[str, Any]] = (), observed_at: str | None = None,
+        taken: set[str] | None = None,
+    ) -> tuple[Observation, str, int]:
+        """A checked, redacted observation to write (new, or a revision of its topic) and
+        the number of secrets redacted; ``taken``: ids already used in this batch."""
+        if source not in SOURCES:
+            raise ValidationError(f"source: one of {', '.join(SOURCES)}")
+        if visibility not in VISIBILITIES:
+            raise ValidationError(f"visibility: one of {', '.join(VISIBILITIES)}")
         if type not in OBSERVATION_TYPES:
             raise ValidationError(f"unknown observation type {type!r}: one of {', '.join(OBSERVATION_TYPES)}")
         redactions = 0
@@ -157,17 +204,16 @@ class MemoryService:
             if not visible(previous, Caller(info.identity, self._user)):
                 raise ValidationError(f"topic_key {key!r} belongs to another user's personal memory")
             record: Observation = dataclasses.replace(
-                previous, **fields, revision=previous.revision + 1, status="active", updated_at=now)  # type: ignore[arg-type]
+                previous, **fields, revision=previous.revision + 1, status="active", updated_at=now)
             action = "revised"
         else:
             digest = "\0".join([info.identity, self._user or "", type, fields["title"], texts["narrative"], key or ""])  # type: ignore[list-item]
             record = Observation(
-                id=self._fresh_id(store, "obs_", digest), topic_key=key, revision=1, project=info.identity,
+                id=self._fresh_id(store, "obs_", digest, taken), topic_key=key, revision=1, project=info.identity,
                 owner=self._user, status="active", created_at=now, updated_at=now, **fields,  # type: ignore[arg-type]
             )
             action = "created"
-        store.memory_write([(record, action)], actor=self._user)
-        return MemoryWriteResult(action=action, item=self._item(store, record, info), redactions=redactions)
+        return record, action, redactions
 
     def _add_claim(
         self, store: Any, info: ProjectInfo, subject: str | None, predicate: str | None, obj: str | None,
@@ -501,12 +547,12 @@ class MemoryService:
         return [memory_item(q, len(counts.get(q.record.id, [])))
                 for q in self.qualified(records, caller, info.root)]
 
-    def _fresh_id(self, store: Any, prefix: str, digest: str) -> str:
+    def _fresh_id(self, store: Any, prefix: str, digest: str, taken: set[str] | None = None) -> str:
         """A content-derived id (the same write gives the same id in a fresh index); a
         counter separates equal contents."""
         for n in range(1000):
             rid = prefix + hashlib.sha256(f"{digest}\0{n}".encode()).hexdigest()[:12]
-            if rid not in store.memory_records([rid]):
+            if (taken is None or rid not in taken) and rid not in store.memory_records([rid]):
                 return rid
         raise ValidationError("too many identical records")  # pragma: no cover
 

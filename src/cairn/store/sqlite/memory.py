@@ -129,16 +129,29 @@ class MemoryMixin(Connected):
             return []
         rank = "bm25(memory_fts, {}, {}, {}, {})".format(*MEMORY_BM25_WEIGHTS)
         where = "" if include_archived else " AND r.status = 'active'"
+        # The ranking runs alone first (a record's visibility is checked on its best rows
+        # only), widening until enough rows pass or the matches are exhausted.
         sql = (
-            f"SELECT r.id, {rank} AS s FROM memory_fts f JOIN memory_records r ON r.rowid = f.rowid"
-            f" WHERE memory_fts MATCH ? AND (r.project IN ({placeholders(projects) or 'NULL'})"
-            f" OR r.visibility = 'team'){where} ORDER BY s, f.rowid LIMIT ?"
+            f"WITH top AS MATERIALIZED (SELECT rowid AS id, {rank} AS s FROM memory_fts WHERE memory_fts MATCH ?"
+            " ORDER BY s, rowid LIMIT ?)"
+            " SELECT r.id, top.s, (SELECT count(*) FROM top) FROM top JOIN memory_records r ON r.rowid = top.id"
+            f" WHERE (r.project IN ({placeholders(projects) or 'NULL'}) OR r.visibility = 'team'){where}"
+            " ORDER BY top.s, top.id LIMIT ?"
         )
-        try:
-            rows = self.conn.execute(sql, (match, *projects, limit)).fetchall()
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"memory search failed: {exc}") from exc
+        ranked = max(limit * 4, 64)
+        while True:
+            try:
+                rows = self.conn.execute(sql, (match, ranked, *projects, limit)).fetchall()
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"memory search failed: {exc}") from exc
+            if len(rows) >= limit or not rows and self._fts_matches(match) < ranked or rows and rows[0][2] < ranked:
+                break
+            ranked *= 8
+        rows = [(rid, score) for rid, score, _ in rows]
         return [(rid, -float(score)) for rid, score in rows]
+
+    def _fts_matches(self, match: str) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,)).fetchone()[0])
 
     def memory_list(
         self, projects: Sequence[str] | None, *, include_archived: bool = False, limit: int = 10_000,
