@@ -144,7 +144,7 @@ class MemoryMixin(Connected):
                 rows = self.conn.execute(sql, (match, ranked, *projects, limit)).fetchall()
             except sqlite3.OperationalError as exc:
                 raise StoreError(f"memory search failed: {exc}") from exc
-            if len(rows) >= limit or not rows and self._fts_matches(match) < ranked or rows and rows[0][2] < ranked:
+            if len(rows) >= limit or (not rows and self._fts_matches(match) < ranked) or (rows and rows[0][2] < ranked):
                 break
             ranked *= 8
         rows = [(rid, score) for rid, score, _ in rows]
