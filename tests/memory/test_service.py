@@ -198,3 +198,18 @@ def test_import_is_all_or_nothing(mws: Any) -> None:
         mws._memory.memory_import([{"title": "a", "topic_key": "k"}, {"title": "b", "topic_key": "k"}],
                                   project="chat")
     assert mws._memory._open_store(True).memory_counts() == before
+
+
+def test_index_run_signals_records_bound_to_an_indexed_file(mws: Any, project: Path) -> None:
+    (project / "docs").mkdir()
+    (project / "docs" / "setup.md").write_text("# Setup\n\nRun make.\n")
+    mws.add_collection(project / "docs", name="docs")
+    mws.index("docs")
+    rid = mws.memory_add("Setup", "run make", files=["docs/setup.md"]).item.id
+    other = mws.memory_add("Setup elsewhere", "same path, other project", files=["docs/setup.md"],
+                           project="github.com/acme/gadgets").item.id
+    (project / "docs" / "setup.md").write_text("# Setup\n\nRun just.\n")
+    mws.index("docs")
+    assert [s.kind for s in mws.memory_history(rid).signals] == ["source-changed"]
+    assert mws.memory_history(other, project="github.com/acme/gadgets").signals == []
+    assert mws.memory_show(rid).stale_reasons == ["file_changed:docs/setup.md"]

@@ -504,20 +504,45 @@ class MemoryService:
     # --- the indexer's producer --------------------------------------------------------
 
     def note_index_run(self, run_id: int) -> int:
-        """After an index run: a source-changed signal for every record whose passage
-        evidence cites a document the run changed (text changed, renamed away, deleted).
-        Returns how many signals were appended."""
+        """After an index run: a source-changed signal for every record whose evidence
+        cites a document the run changed (text changed, renamed away, deleted): passage
+        refs by docid, bound-file refs by the file's path in its project. One indexed
+        lookup per changed document. Returns how many signals were appended."""
         store = self._open_store(True)
-        changed: dict[str, str] = {}
-        for change in store.run_changes(run_id):
-            if change.kind == "create" or (change.kind == "update" and change.old_text_hash == change.new_text_hash):
-                continue
-            changed.setdefault(change.docid, change.kind)
-        if not changed:
+        changes = [c for c in store.run_changes(run_id)
+                   if c.kind != "create" and not (c.kind == "update" and c.old_text_hash == c.new_text_hash)]
+        if not changes:
             return 0
-        citing = store.memory_citing("passage", sorted(changed))
-        signals = [(rid, "source-changed", f"{changed[docid]} of {docid} (index run {run_id})")
-                   for docid, ids in citing.items() for rid in ids]
+        signals: list[tuple[str, str, str | None]] = []
+        by_docid: dict[str, str] = {}
+        for change in changes:
+            by_docid.setdefault(change.docid, change.kind)
+        for docid, ids in store.memory_citing("passage", sorted(by_docid)).items():
+            signals += [(rid, "source-changed", f"{by_docid[docid]} of {docid} (index run {run_id})") for rid in ids]
+        roots = {c.name: Path(c.root) for c in store.list_collections()}
+        projects: dict[Path, ProjectInfo] = {}
+        seen = {rid for rid, _, _ in signals}
+        for change in changes:
+            path = change.old_path or change.new_path
+            root = roots.get(change.collection)
+            if path is None or root is None:
+                continue
+            absolute = root / path
+            if absolute.parent not in projects:
+                projects[absolute.parent] = self._project_of(absolute.parent)
+            info = projects[absolute.parent]
+            if info.root is None:
+                continue
+            try:
+                relative = absolute.relative_to(info.root).as_posix()
+            except ValueError:
+                continue
+            ids = store.memory_citing("file", [relative]).get(relative, [])
+            records = store.memory_records(ids) if ids else {}
+            for rid in ids:
+                if rid not in seen and records[rid].project == info.identity:
+                    seen.add(rid)
+                    signals.append((rid, "source-changed", f"{change.kind} of file {relative} (index run {run_id})"))
         if signals:
             store.memory_write([], signals, actor="indexer")
         return len(signals)
