@@ -8,7 +8,8 @@ A temporary cairn home gets an index with ``--events`` hook events already in it
 table an agent fills over weeks), then each round runs, as separate subprocesses of this
 Python, the console script's entry (:mod:`cairn.interfaces.entry`, what ``cairn`` runs
 once installed from this checkout) with a realistic UserPromptSubmit payload on stdin,
-and ``--version`` (the cost of starting the CLI at all). Wall-clock p50/p95/max of each,
+and ``--version`` (the cost of starting the CLI at all), and ``python -c pass`` (the floor:
+starting Python). Wall-clock p50/p95/max of each,
 the ratio hook p95 / version p95, and the goal (hook p95 ≤ 100 ms) are printed.
 """
 
@@ -64,11 +65,13 @@ def main() -> None:
         env = {**os.environ, "CAIRN_HOME": str(home)}
         hook = [*ENTRY, "hook", "prompt"]
         version = [*ENTRY, "--version"]
+        bare = [sys.executable, "-c", "pass"]
         timed(hook, env, PAYLOAD), timed(version, env, None)  # warm the OS caches
-        hooks, versions = [], []
+        hooks, versions, pythons = [], [], []
         for _ in range(args.calls):
             hooks.append(timed(hook, env, PAYLOAD))
             versions.append(timed(version, env, None))
+            pythons.append(timed(bare, env, None))
         with cairn.open(home) as ws:
             written = len(ws._open_store(True).events(after=args.events, limit=10 * args.calls))
     load = os.getloadavg()[0]
@@ -76,7 +79,7 @@ def main() -> None:
           f"load average: {load:.1f}")
     print("| command | p50 ms | p95 ms | max ms |")
     print("|---|---|---|---|")
-    for name, values in (("cairn hook prompt", hooks), ("cairn --version", versions)):
+    for name, values in (("cairn hook prompt", hooks), ("cairn --version", versions), ("python -c pass", pythons)):
         print(f"| {name} | {statistics.median(values):.1f} | {percentile(values, 0.95):.1f} | {max(values):.1f} |")
     ratio = percentile(hooks, 0.95) / percentile(versions, 0.95)
     print(f"hook p95 / --version p95: {ratio:.2f}; goal hook p95 <= 100 ms: "

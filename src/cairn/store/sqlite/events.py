@@ -34,6 +34,7 @@ def append_event_fast(path: Path, event: str, session_id: str | None, cwd: str |
     conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
     try:
         conn.execute("PRAGMA busy_timeout = 10000")
+        conn.execute("PRAGMA synchronous = NORMAL")  # as the store: WAL, no fsync per commit
         row = conn.execute("SELECT max(version) FROM migrations").fetchone()
         if not row or (row[0] or 0) < EVENTS_SINCE:
             return None
