@@ -131,3 +131,14 @@ class HookReceipt(Contract):
 
     event: str
     seq: int
+
+
+class HookInstallResult(Contract):
+    """cairn's hooks added to a coding agent's settings (``cairn hook install``)."""
+
+    path: str
+    action: str  # created | updated | unchanged
+    dry_run: bool
+    backup: str | None = None
+    events: list[str]
+    content: str

@@ -195,14 +195,52 @@ operation_command(memory, "memory_export", "export", render=_print_export, call=
                           _project(_EXPORT), output_options()])
 
 
-@cli.command("hook")
-@click.argument("event", type=click.Choice(HOOK_EVENTS))
+@cli.group("hook")
+def hook() -> None:
+    """Coding-agent hooks: record session-start, prompt, post-edit and stop events (JSON on stdin).
+
+    Each call appends one event row and returns at once (no scan, no model). Malformed JSON:
+    an invalid_input error on stderr and exit code 2, nothing written."""
+
+
+def _hook_event(event: str) -> None:
+    @hook.command(event, help=f"Record a {event} event: the agent's hook JSON on stdin.")
+    @click.pass_obj
+    def record(state: State) -> None:
+        from cairn.interfaces.hook import run_hook
+
+        sys.exit(run_hook(event, sys.stdin.read(), state.home, state.index))
+
+
+for _event in HOOK_EVENTS:
+    _hook_event(_event)
+
+
+@hook.command("install")
+@click.option("--dry-run", is_flag=True, help="Print the new settings; change nothing.")
+@output_options()
 @click.pass_obj
-def hook(state: State, event: str) -> None:
-    """Record a coding agent's hook event (JSON on stdin): session-start, prompt, post-edit, stop.
+def hook_install(state: State, dry_run: bool, fmt: str | None) -> None:
+    """Add cairn's hooks to Claude Code (~/.claude/settings.json; other hooks kept, old file backed up)."""
+    from pathlib import Path
 
-    Appends one event row and returns at once (no scan, no model). Malformed JSON: an
-    invalid_input error on stderr and exit code 2, nothing written."""
-    from cairn.interfaces.hook import run_hook
+    from cairn.interfaces.cli import emit_json
+    from cairn.interfaces.hook_install import install_hooks
 
-    sys.exit(run_hook(event, sys.stdin.read(), state.home, state.index))
+    script = Path(sys.executable).parent / "cairn"
+    command = [str(script.absolute())] if script.exists() else [
+        str(Path(sys.executable).absolute()), "-c", "from cairn.interfaces.entry import main; main()"]
+    command += ["--home", str(state.workspace.paths.data_dir)]
+    if state.index != "default":
+        command += ["--index", state.index]
+    result = install_hooks(command, home=Path.home(), dry_run=dry_run)
+    if fmt == "json":
+        return emit_json(result)
+    if dry_run:
+        click.echo(f"# {result.path} ({result.action}, dry run: nothing written)")
+        click.echo(result.content, nl=False)
+        return None
+    click.echo(f"{result.action} {result.path}: hooks for {', '.join(result.events)}")
+    if result.backup:
+        click.echo(f"previous file saved as {result.backup}")
+    return None
