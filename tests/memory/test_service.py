@@ -213,3 +213,15 @@ def test_index_run_signals_records_bound_to_an_indexed_file(mws: Any, project: P
     assert [s.kind for s in mws.memory_history(rid).signals] == ["source-changed"]
     assert mws.memory_history(other, project="github.com/acme/gadgets").signals == []
     assert mws.memory_show(rid).stale_reasons == ["file_changed:docs/setup.md"]
+
+
+def test_a_personal_topic_of_another_user_is_neither_revised_nor_revealed(mws: Any,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    ann = mws.memory_add("Editor", "ann uses vim", topic_key="editor", visibility="personal").item.id
+    monkeypatch.setenv("CAIRN_USER", "bob")
+    with cairn.open() as bob:
+        mine = bob.memory_add("Editor", "bob uses emacs", topic_key="editor", visibility="personal")
+        assert mine.action == "created" and mine.item.id != ann
+        revised = bob.memory_add("Editor", "bob uses helix", topic_key="editor").item
+        assert revised.id == mine.item.id and revised.visibility == "personal"
+    assert mws.memory_show(ann).narrative == "ann uses vim"

@@ -34,7 +34,7 @@ def test_write_read_and_history(store: Store) -> None:
                 topic="wal", evidence=(ev,))
     store.memory_write([(first, "created")], [("obs_1", "user-pin", None)], actor="ann")
     assert store.memory_records(["obs_1", "nope"]) == {"obs_1": first}
-    assert store.memory_topic("p1", "wal") == first
+    assert store.memory_topic("p1", "wal") == [first]
     assert store.memory_citing("passage", ["doc001", "doc002"]) == {"doc001": ["obs_1"]}
     second = dataclasses.replace(first, narrative="WAL: readers never wait", revision=2, evidence=())
     store.memory_write([(second, "revised")])

@@ -306,8 +306,9 @@ class MemoryAddInput(OpInput):
     topic_key: str | None = Field(None, max_length=300,
                                   description="Upsert key: a write with the key of an existing observation revises it.")
     source: Literal["agent", "git", "manual", "import"] = Field("agent", description="Who wrote it.")
-    visibility: Literal["personal", "project", "team"] = Field(
-        "project", description="personal: you only; project: this project; team: every project.")
+    visibility: Literal["personal", "project", "team"] | None = Field(
+        None, description="personal: you only; project: this project (the default); team: every project. "
+                          "A revision keeps its record's unless given.")
     evidence: list[Annotated[str, Field(min_length=1, max_length=2100)]] = Field(
         default_factory=list, max_length=50,
         description="Evidence refs: DOCID:START-END (a passage), file:PATH, commit:SHA; prefix verifies@ or contradicts@.")

@@ -105,7 +105,7 @@ class MemoryService:
         self, title: str | None = None, narrative: str = "", *, type: str = "how-it-works",
         facts: Sequence[str] = (), files: Sequence[str] = (), symbols: Sequence[str] = (),
         concepts: Sequence[str] = (), topic_key: str | None = None, source: str = "agent",
-        visibility: str = "project", evidence: Sequence[str | EvidenceRef | dict[str, Any]] = (),
+        visibility: str | None = None, evidence: Sequence[str | EvidenceRef | dict[str, Any]] = (),
         observed_at: str | None = None, subject: str | None = None, predicate: str | None = None,
         object: str | None = None, supersedes: str | None = None, project: str | None = None,
     ) -> MemoryWriteResult:
@@ -117,16 +117,17 @@ class MemoryService:
         claim with another object marks both contested (``memory_resolve`` settles it);
         ``supersedes`` replaces an older claim at once (kept, not deleted). Secrets are
         redacted before anything is written; bound files that exist get a file evidence
-        ref with their content hash."""
+        ref with their content hash. ``visibility`` defaults to ``project`` (a revision
+        keeps its record's)."""
         if source not in SOURCES:
             raise ValidationError(f"source: one of {', '.join(SOURCES)}")
-        if visibility not in VISIBILITIES:
+        if visibility is not None and visibility not in VISIBILITIES:
             raise ValidationError(f"visibility: one of {', '.join(VISIBILITIES)}")
         info = self._project(project)
         store = self._open_store(True)
         if subject is not None or predicate is not None or object is not None:
-            return self._add_claim(store, info, subject, predicate, object, evidence, source, visibility,
-                                   supersedes)
+            return self._add_claim(store, info, subject, predicate, object, evidence, source,
+                                   visibility or "project", supersedes)
         record, action, redactions = self._observation(
             store, info, title=title, narrative=narrative, type=type, facts=facts, files=files, symbols=symbols,
             concepts=concepts, topic_key=topic_key, source=source, visibility=visibility, evidence=evidence,
@@ -164,7 +165,7 @@ class MemoryService:
         self, store: Any, info: ProjectInfo, *, title: str | None = None, narrative: str = "",
         type: str = "how-it-works", facts: Sequence[str] = (), files: Sequence[str] = (),
         symbols: Sequence[str] = (), concepts: Sequence[str] = (), topic_key: str | None = None,
-        source: str = "agent", visibility: str = "project",
+        source: str = "agent", visibility: str | None = None,
         evidence: Sequence[str | EvidenceRef | dict[str, Any]] = (), observed_at: str | None = None,
         taken: set[str] | None = None,
     ) -> tuple[Observation, str, int]:
@@ -172,7 +173,7 @@ class MemoryService:
         the number of secrets redacted; ``taken``: ids already used in this batch."""
         if source not in SOURCES:
             raise ValidationError(f"source: one of {', '.join(SOURCES)}")
-        if visibility not in VISIBILITIES:
+        if visibility is not None and visibility not in VISIBILITIES:
             raise ValidationError(f"visibility: one of {', '.join(VISIBILITIES)}")
         if type not in OBSERVATION_TYPES:
             raise ValidationError(f"unknown observation type {type!r}: one of {', '.join(OBSERVATION_TYPES)}")
@@ -196,18 +197,22 @@ class MemoryService:
         fields = dict(
             type=type, title=texts["title"].strip(), narrative=texts["narrative"], facts=tuple(lists["facts"]),
             files=tuple(bound), symbols=tuple(lists["symbols"]), concepts=tuple(lists["concepts"]),
-            source=cast(Source, source), visibility=cast(Visibility, visibility), evidence=refs,
+            source=cast(Source, source), evidence=refs,
             observed_at=_check_date(observed_at),
         )
-        previous = store.memory_topic(info.identity, key) if key is not None else None
-        if previous is not None:
-            if not visible(previous, Caller(info.identity, self._user)):
-                raise ValidationError(f"topic_key {key!r} belongs to another user's personal memory")
+        # The topic's record this caller may see: another user's personal record with the
+        # same key is neither revised nor revealed.
+        caller = Caller(info.identity, self._user)
+        previous = next((o for o in (store.memory_topic(info.identity, key) if key is not None else [])
+                         if visible(o, caller)), None)
+        if previous is not None:  # a revision keeps its visibility unless one is given
+            fields["visibility"] = cast(Visibility, visibility or previous.visibility)
             record: Observation = dataclasses.replace(
                 previous, **fields, revision=previous.revision + 1, status="active", updated_at=now)
             action = "revised"
         else:
             digest = "\0".join([info.identity, self._user or "", type, fields["title"], texts["narrative"], key or ""])  # type: ignore[list-item]
+            fields["visibility"] = cast(Visibility, visibility or "project")
             record = Observation(
                 id=self._fresh_id(store, "obs_", digest, taken), topic_key=key, revision=1, project=info.identity,
                 owner=self._user, status="active", created_at=now, updated_at=now, **fields,  # type: ignore[arg-type]

@@ -371,8 +371,8 @@ class MemoryStore(Protocol):
         """The records with these ids (any status), by id."""
         ...
 
-    def memory_topic(self, project: str, topic_key: str) -> Observation | None:
-        """The observation of ``project`` with this topic key, if any."""
+    def memory_topic(self, project: str, topic_key: str) -> list[Observation]:
+        """The observations of ``project`` with this topic key, oldest first."""
         ...
 
     def memory_competing(self, project: str, conflict_key: str) -> list[Claim]:

@@ -102,14 +102,14 @@ class MemoryMixin(Connected):
                 found[rid] = record_from_json(body)
         return found
 
-    def memory_topic(self, project: str, topic_key: str) -> Observation | None:
-        """The observation of ``project`` with this ``topic_key`` (any status), if any."""
-        row = self.conn.execute(
+    def memory_topic(self, project: str, topic_key: str) -> list[Observation]:
+        """The observations of ``project`` with this ``topic_key`` (any status; one per
+        owner of personal memory), oldest first."""
+        rows = self.conn.execute(
             "SELECT body FROM memory_records WHERE project = ? AND topic_key = ? AND kind = 'observation'"
-            " ORDER BY rowid LIMIT 1", (project, topic_key),
-        ).fetchone()
-        record = record_from_json(row[0]) if row else None
-        return record if isinstance(record, Observation) else None
+            " ORDER BY rowid", (project, topic_key),
+        ).fetchall()
+        return [r for r in (record_from_json(row[0]) for row in rows) if isinstance(r, Observation)]
 
     def memory_competing(self, project: str, conflict_key: str) -> list[Claim]:
         """Every claim of ``project`` with this ``conflict_key`` (any status), oldest first."""
