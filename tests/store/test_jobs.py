@@ -147,3 +147,13 @@ def test_events_have_monotonic_ids_survive_reopening_and_are_pruned(open_store: 
     later = again.append_event("heartbeat", {}, keep=3)
     assert later.id > ids[-1]  # ids are never reused, even after pruning
     assert [e.kind for e in again.events_after(ids[4])] == ["heartbeat"]
+
+
+def test_the_journal_position_follows_index_runs(store: Store) -> None:
+    from tests.store.conftest import document, write
+
+    assert store.journal_position() == 0
+    notes = store.add_collection("notes", "/tmp/notes", ["**/*.md"], [], None)
+    write(store, notes, document("a.md", "A", ["alpha"]), document("b.md", "B", ["beta"]))
+    position = store.journal_position()
+    assert position >= 2 and [c.seq for c in store.changes(0)][-1] == position

@@ -437,6 +437,10 @@ class EventLog(Protocol):
         """The oldest id still kept (0: none): a resume point below it lost events."""
         ...
 
+    def journal_position(self) -> int:
+        """The latest position of the change journal (0: empty): events cite it."""
+        ...
+
 
 @runtime_checkable
 class Store(

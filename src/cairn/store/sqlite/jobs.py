@@ -193,3 +193,7 @@ class JobsMixin(Connected):
     def first_event_id(self) -> int:
         row = self.conn.execute("SELECT min(id) FROM events").fetchone()
         return int(row[0] or 0)
+
+    def journal_position(self) -> int:
+        row = self.conn.execute("SELECT max(seq) FROM changes").fetchone()
+        return int(row[0] or 0)
