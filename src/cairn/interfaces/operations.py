@@ -385,6 +385,10 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("embed", "embed", CollectionInput, f"{_C}:EmbedSummary", route="/v1/embed",
               description="Embed passages that have no vector for the configured model (resumable).",
               read_only=False, destructive=False, idempotent=True, write=True),
+    # The resident runtime (issue 16); its events stream at GET /api/events (SSE).
+    Operation("runtime_status", "runtime_status", NoInput, f"{_C}:RuntimeStatus", route="/v1/runtime/status",
+              description="Whether a runtime (cairn daemon / serve) keeps the index current: running or "
+                          "stopped (stale heartbeat), its lag, last error and job counts."),
 )
 
 

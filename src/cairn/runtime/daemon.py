@@ -172,6 +172,7 @@ class Runtime:
         """Stop: the current job finishes or goes back to the queue; record the stop."""
         self._stop.set()
         self._wake.set()
+        self._rewatch.set()
         for thread in self._threads:
             thread.join(timeout)
         self._threads = []
@@ -185,6 +186,7 @@ class Runtime:
         def on_signal(signum: int, frame: object) -> None:
             self._stop.set()
             self._wake.set()
+            self._rewatch.set()
 
         previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
