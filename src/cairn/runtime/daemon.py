@@ -202,6 +202,11 @@ class Runtime:
     def stopping(self) -> bool:
         return self._stop.is_set()
 
+    @property
+    def watched(self) -> tuple[WatchedRoot, ...]:
+        """The collections' folders being watched."""
+        return self._roots
+
     def wait_watching(self, timeout: float = 10.0) -> bool:
         """Block until the watcher is set up (tests, benchmarks)."""
         return self._watching.wait(timeout)
@@ -292,7 +297,7 @@ class Runtime:
                 self._stop.wait(min(30.0, self.settings.retry_backoff_s * 2 ** (job.attempts - 1)))
                 return
             self._last_error = f"{_now()} job {job.id} ({job.kind}) failed: {message}"
-            self._publish("job.failed", {"job_id": job.id, "kind": job.kind, "payload": job.payload,
+            self.publish("job.failed", {"job_id": job.id, "kind": job.kind, "payload": job.payload,
                                          "attempts": job.attempts, "error": message})
             return
         with self._state_lock:
@@ -332,7 +337,7 @@ class Runtime:
                  "paths": paths}
 
         def follow_up() -> None:
-            self._publish("index.changed", event)
+            self.publish("index.changed", event)
             embed = self.settings.embed
             if self._ports.embed is not None and (embed or (embed is None and self._ports.has_vectors())):
                 with self._state_lock:
@@ -349,14 +354,15 @@ class Runtime:
             return []
         receipts = self._ports.reverify([str(d) for d in job.payload.get("docids", [])])
         data = [r.model_dump(mode="json") if isinstance(r, BaseModel) else dict(r) for r in receipts]
-        return [partial(self._publish, "capsule.reverified", receipt) for receipt in data]
+        return [partial(self.publish, "capsule.reverified", receipt) for receipt in data]
 
-    def _publish(self, kind: str, data: dict[str, Any]) -> None:
-        """Append to the log (its own commit), then offer to live subscribers."""
+    def publish(self, kind: str, data: dict[str, Any]) -> None:
+        """Append an event to the log (its own commit), then offer it to live subscribers
+        (under the lock, so they get events in id order; offering never blocks)."""
         with self._state_lock:
             event = self._state.append_event(kind, data, keep=self.settings.keep_events)
-        if self.bus is not None:
-            self.bus.publish(event)
+            if self.bus is not None:
+                self.bus.publish(event)
 
     # --- the heartbeat ---------------------------------------------------------------------
 
