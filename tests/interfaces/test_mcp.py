@@ -24,6 +24,7 @@ READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", 
               "similar", "graph_neighbors", "graph_path", "tags", "context_build", "context_verify", "ask",
               "check_draft"}
 WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed"}
+READ_TOOLS |= {"runtime_status"}  # the resident runtime (issue 16)
 
 
 @pytest.fixture(scope="module")

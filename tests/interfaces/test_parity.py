@@ -42,6 +42,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("ask", {"question": "what is the backup rule", "verify": True, "tags_any": ["howto"]}),
 ]
 
+CASES.append(("runtime_status", {}))  # the resident runtime (issue 16)
+
 ERROR_CASES: list[tuple[str, dict[str, Any], str]] = [
     ("get", {"ref": "notes/nope.md"}, "not_found"),
     ("get", {"ref": "notes/../../etc/passwd"}, "invalid_input"),

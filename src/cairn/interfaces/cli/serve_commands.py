@@ -100,6 +100,7 @@ def serve(state: State, host: str, port: int, token: str | None, enable_write: b
         from cairn.errors import ValidationError
 
         raise ValidationError(f"cannot bind {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)  # connections wait in the backlog while the runtime starts (issue 16)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"cairn serve: http://{shown}:{bound} (REST /v1, API page /docs, OpenAPI /openapi.json"
