@@ -156,17 +156,23 @@ class Runtime:
             self._roots = watched_roots(self._state.list_collections())
         if requeued or failed:
             log.info("resumed %d job(s) left running; %d failed after repeated crashes", requeued, failed)
+        if self.settings.watch:
+            # Watch first, then catch up: a change made while the catch-up walks is seen
+            # by the watcher; one made before it is seen by the walk.
+            self._spawn(self._watch_loop)
+            if not self._watching.wait(30.0):
+                self._last_error = f"{_now()} watcher: not ready after 30 s"
         if self.settings.catch_up:
             for root in self._roots:
                 self._enqueue_index(root.name, WHOLE)
         self._beat()
-        targets: list[Callable[[], None]] = [self._work_loop, self._beat_loop]
-        if self.settings.watch:
-            targets.append(self._watch_loop)
-        for target in targets:
-            thread = threading.Thread(target=target, name=f"cairn-{target.__name__.strip('_')}", daemon=True)
-            thread.start()
-            self._threads.append(thread)
+        self._spawn(self._work_loop)
+        self._spawn(self._beat_loop)
+
+    def _spawn(self, target: Callable[[], None]) -> None:
+        thread = threading.Thread(target=target, name=f"cairn-{target.__name__.strip('_')}", daemon=True)
+        thread.start()
+        self._threads.append(thread)
 
     def stop(self, timeout: float = 30.0) -> None:
         """Stop: the current job finishes or goes back to the queue; record the stop."""
@@ -407,14 +413,17 @@ class Runtime:
                 self._rewatch.wait(self.settings.heartbeat_s)  # nothing to watch until a collection appears
                 continue
             try:
+                # yield_on_timeout: the first (possibly empty) batch proves the OS watch is
+                # in place; afterwards an idle watcher wakes once a second, nothing more.
                 watcher = watchfiles.watch(
                     *folders, debounce=self.settings.debounce_ms, step=self.settings.step_ms,
                     stop_event=_Either(self._stop, self._rewatch), raise_interrupt=False,
-                    ignore_permission_denied=True,
+                    ignore_permission_denied=True, rust_timeout=1000, yield_on_timeout=True,
                 )
-                self._watching.set()
                 for changes in watcher:
-                    self.enqueue_changes(path for _, path in changes)
+                    self._watching.set()
+                    if changes:
+                        self.enqueue_changes(path for _, path in changes)
             except Exception as exc:  # a folder vanished, too many watches: visible, retried
                 self._last_error = f"{_now()} watcher: {type(exc).__name__}: {exc}"
                 log.warning("watcher failed: %s", exc)
