@@ -147,3 +147,41 @@ def test_a_failing_job_is_retried_then_failed_visibly(folder: Path) -> None:
         runtime.stop()
         worker.close()
         reader.close()
+
+
+def test_a_stop_mid_embed_puts_the_job_back_for_the_next_runtime(folder: Path) -> None:
+    import threading
+
+    from cairn.runtime.daemon import RuntimePorts
+    from cairn.store import open_store
+
+    embedding = threading.Event()
+
+    def embed(collection: str, progress: Callable[[int, int], None]) -> Any:
+        embedding.set()
+        for done in range(2000):  # batches of a long embed; each one committed
+            time.sleep(0.005)
+            progress(done, 2000)
+        raise AssertionError("the stop did not interrupt the embed job")
+
+    worker, reader = cairn.open(), cairn.open()
+    try:
+        ports = RuntimePorts(index=lambda name, paths, progress: worker.index(name, paths=paths),
+                             embed=embed, has_vectors=lambda: True)
+        runtime = Runtime(open_store(worker.index_path), ports, FAST)
+        runtime.start()
+        (folder / "beta.md").write_text("# Beta\n\nsloe\n")
+        assert embedding.wait(15)
+        runtime.stop()
+        status = reader.runtime_status()
+        assert status.state == "stopped" and status.jobs["queued"] == 1 and status.jobs["running"] == 0
+        # The next runtime takes it up again (this embed port finishes at once).
+        calls: list[str] = []
+        again = Runtime(open_store(worker.index_path), RuntimePorts(
+            index=ports.index, embed=lambda name, progress: calls.append(name), has_vectors=lambda: True), FAST)
+        again.start()
+        assert again.wait_idle() and calls == ["notes"]
+        again.stop()
+    finally:
+        worker.close()
+        reader.close()

@@ -13,8 +13,8 @@ Every event (``index.changed``, ``capsule.reverified``, ``job.failed``) is appen
 store's event log after the commit it describes, then offered to the
 :class:`~cairn.runtime.events.EventBus`. Jobs are durable: a job that was running when
 the process died is queued again at the next start (re-indexing paths is idempotent);
-on SIGINT/SIGTERM the current job stops at its next progress step and goes back to the
-queue.
+on SIGINT/SIGTERM an index job is finished, an embed job stops after its current batch
+(committed) and goes back to the queue.
 
 Debounce: :func:`watchfiles.watch` hands over a batch once no new change arrived for
 ``step_ms`` (50 ms), and groups changes for at most ``debounce_ms`` (1600 ms).
@@ -175,12 +175,19 @@ class Runtime:
         self._threads.append(thread)
 
     def stop(self, timeout: float = 30.0) -> None:
-        """Stop: the current job finishes or goes back to the queue; record the stop."""
+        """Stop: the current job finishes (index) or goes back to the queue at its next
+        batch (embed); record the stop. A job still running after ``timeout`` stays
+        ``running`` in the queue and is resumed by the next runtime."""
         self._stop.set()
         self._wake.set()
         self._rewatch.set()
+        deadline = time.monotonic() + timeout
         for thread in self._threads:
-            thread.join(timeout)
+            thread.join(max(0.0, deadline - time.monotonic()))
+        if any(t.is_alive() for t in self._threads):
+            log.warning("a job is still running after %.0f s; the next runtime resumes it", timeout)
+            self._release_lock()
+            return
         self._threads = []
         with self._state_lock:
             self._state.mark_stopped(self.pid)
@@ -328,7 +335,9 @@ class Runtime:
         paths = job.payload.get("paths")
         with self._state_lock:
             before = self._state.journal_position()
-        summary = self._ports.index(collection, paths, self._progress)
+        # Not interrupted (index only the changed paths is short; a batch in flight is
+        # written on another thread): a SIGTERM waits for it, a SIGKILL resumes it.
+        summary = self._ports.index(collection, paths, _no_progress)
         with self._state_lock:
             changes = []
             after = before
@@ -428,6 +437,10 @@ class Runtime:
                 self._last_error = f"{_now()} watcher: {type(exc).__name__}: {exc}"
                 log.warning("watcher failed: %s", exc)
                 self._stop.wait(self.settings.heartbeat_s)
+
+
+def _no_progress(done: int, total: int) -> None:
+    pass
 
 
 def _union_docids(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
