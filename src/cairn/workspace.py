@@ -175,18 +175,21 @@ class Workspace:
     def runtime(
         self, *, settings: RuntimeSettings | None = None, bus: EventBus | None = None,
         reverify: Callable[[Sequence[str]], Sequence[Any]] | None = None,
+        cursor: Callable[[int], str] | None = None,
     ) -> Runtime:
         """The resident runtime of this index (``cairn daemon``): it watches the
         collections and runs index, embed and ``reverify`` jobs through THIS Workspace from
-        its worker thread, so give it a Workspace of its own. Start it with ``start()``
-        (or ``run_forever()``), end it with ``stop()``."""
+        its worker thread, so give it a Workspace of its own. ``reverify(docids)`` re-checks
+        saved capsules citing changed documents; ``cursor(journal_seq)`` names a journal
+        position in ``index.changed`` events. Start it with ``start()`` (or
+        ``run_forever()``), end it with ``stop()``."""
         from cairn.runtime.daemon import Runtime, RuntimePorts, RuntimeSettings
 
         ports = RuntimePorts(
             index=lambda name, paths, progress: self.index(name, paths=paths, progress=progress),
             embed=lambda name, progress: self.embed(name, progress=progress),
             has_vectors=lambda: bool(self._open_store(True).vector_counts()),
-            reverify=reverify,
+            reverify=reverify, cursor=cursor,
         )
         state = open_store(self.index_path, create=True)
         chosen = settings or RuntimeSettings(heartbeat_s=RUNTIME_HEARTBEAT_S)

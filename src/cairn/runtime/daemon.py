@@ -98,6 +98,9 @@ class RuntimePorts:
     #: ``reverify(docids)``: re-check saved capsules citing these documents; one receipt
     #: (a pydantic model or a dict) per capsule reverified. None: no saved capsules yet.
     reverify: Callable[[Sequence[str]], Sequence[BaseModel | dict[str, Any]]] | None = None
+    #: ``cursor(journal_seq)``: the opaque change-journal cursor of a position (what
+    #: ``changes --since`` takes), sent in ``index.changed``; None: the position only.
+    cursor: Callable[[int], str] | None = None
 
 
 class _Stopping(Exception):
@@ -347,8 +350,10 @@ class Runtime:
         if not changes:
             return []
         docids = sorted({ch.docid for ch in changes})
+        seq = changes[-1].seq
         event = {"collection": collection, "run_id": summary.run_id, "docids": docids,
-                 "counts": summary.counts.model_dump(), "journal_seq": changes[-1].seq,
+                 "counts": summary.counts.model_dump(), "journal_seq": seq,
+                 "cursor": self._ports.cursor(seq) if self._ports.cursor is not None else None,
                  "paths": paths}
 
         def follow_up() -> None:
