@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -113,11 +113,27 @@ def serve(state: State, host: str, port: int, token: str | None, enable_write: b
 
     config = uvicorn_config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=5)
-    stop_runtime = _start_runtime(factory, bus, index_exists) if bus is not None else None
-    try:
+    started = _start_runtime(factory, bus, index_exists) if bus is not None else None
+    if started is None:
         uvicorn.Server(config).run(sockets=[sock])
+        return
+    stop_runtime: Callable[[], None] = started
+
+    class Server(uvicorn.Server):
+        """Stops the runtime as the server shuts down: before uvicorn re-raises SIGTERM."""
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            import asyncio
+
+            await super().shutdown(sockets)
+            await asyncio.to_thread(stop_runtime)
+
+    stopped = False
+    try:
+        Server(config).run(sockets=[sock])
+        stopped = True
     finally:
-        if stop_runtime is not None:
+        if not stopped:
             stop_runtime()
 
 
