@@ -174,7 +174,7 @@ def test_a_stop_mid_embed_puts_the_job_back_for_the_next_runtime(folder: Path) -
         assert embedding.wait(15)
         runtime.stop()
         status = reader.runtime_status()
-        assert status.state == "stopped" and status.jobs["queued"] == 1 and status.jobs["running"] == 0
+        assert status.state == "stopped" and status.jobs["queued"] >= 1 and status.jobs["running"] == 0
         # The next runtime takes it up again (this embed port finishes at once).
         calls: list[str] = []
         again = Runtime(open_store(worker.index_path), RuntimePorts(
