@@ -61,7 +61,7 @@ def main() -> None:
         with cairn.open(home) as ws:
             store = ws._open_store(True)
             for i in range(args.events):
-                store.append_event("prompt", f"s{i % 50}", "/home/dev/src/app", {"prompt": f"earlier prompt {i}"})
+                store.append_hook_event("prompt", f"s{i % 50}", "/home/dev/src/app", {"prompt": f"earlier prompt {i}"})
         env = {**os.environ, "CAIRN_HOME": str(home)}
         hook = [*ENTRY, "hook", "prompt"]
         version = [*ENTRY, "--version"]

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from cairn.answer.service import AnswerService
 from cairn.capsule.service import CapsuleService
@@ -31,9 +31,17 @@ from cairn.models.hub import ModelHub
 from cairn.refs import document_uri
 from cairn.retrieval.pipeline import QueryMode
 from cairn.retrieval.service import RetrievalService
+from cairn.runtime.service import RuntimeStatusService  # the resident runtime (issue 16)
 from cairn.store import Store, open_store
 
+if TYPE_CHECKING:
+    from cairn.runtime.daemon import Runtime, RuntimeSettings
+    from cairn.runtime.events import EventBus
+
 __all__ = ["QueryMode", "Workspace", "document_uri", "open_workspace"]
+
+#: Seconds between two heartbeats of the resident runtime (issue 16).
+RUNTIME_HEARTBEAT_S = 5.0
 
 S = TypeVar("S")
 P = ParamSpec("P")
@@ -95,6 +103,9 @@ class Workspace:
         self._capsules = CapsuleService(self._open_store, self.index_name, self._retrieval,
                                         self._indexing.limits, paths.data_dir / "keys" / "capsule.key")
         self._answers = AnswerService(self._open_store, self._capsules, self.models)
+        # The resident runtime (issue 16): its state; `status` shows it too.
+        self._runtime = RuntimeStatusService(self._open_store, RUNTIME_HEARTBEAT_S)
+        self._status.runtime_status = self._runtime.runtime_status
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -181,6 +192,33 @@ class Workspace:
     memory_import = _Delegate("_memory", MemoryService.memory_import)
     memory_qualified = _Delegate("_memory", MemoryService.qualified)
     memory_caller = _Delegate("_memory", MemoryService.caller)
+    # the resident runtime (issue 16)
+    runtime_status = _Delegate("_runtime", RuntimeStatusService.runtime_status)
+    runtime_events = _Delegate("_runtime", RuntimeStatusService.runtime_events)
+
+    def runtime(
+        self, *, settings: RuntimeSettings | None = None, bus: EventBus | None = None,
+        reverify: Callable[[Sequence[str]], Sequence[Any]] | None = None,
+        cursor: Callable[[int], str] | None = None,
+    ) -> Runtime:
+        """The resident runtime of this index (``cairn daemon``): it watches the
+        collections and runs index, embed and ``reverify`` jobs through THIS Workspace from
+        its worker thread, so give it a Workspace of its own. ``reverify(docids)`` re-checks
+        saved capsules citing changed documents; ``cursor(journal_seq)`` names a journal
+        position in ``index.changed`` events. Start it with ``start()`` (or
+        ``run_forever()``), end it with ``stop()``."""
+        from cairn.runtime.daemon import Runtime, RuntimePorts, RuntimeSettings
+
+        ports = RuntimePorts(
+            index=lambda name, paths, progress: self.index(name, paths=paths, progress=progress),
+            embed=lambda name, progress: self.embed(name, progress=progress),
+            has_vectors=lambda: bool(self._open_store(True).vector_counts()),
+            reverify=reverify, cursor=cursor,
+        )
+        state = open_store(self.index_path, create=True)
+        chosen = settings or RuntimeSettings(heartbeat_s=RUNTIME_HEARTBEAT_S)
+        return Runtime(state, ports, chosen, bus=bus,
+                       lock_path=self.index_path.with_name(self.index_path.name + ".runtime.lock"))
 
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,

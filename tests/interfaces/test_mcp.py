@@ -28,6 +28,7 @@ WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "em
                # agent memory (issue 14)
                "memory_add", "memory_pin", "memory_correct", "memory_resolve", "memory_signal",
                "memory_archive", "memory_restore"}
+READ_TOOLS |= {"runtime_status"}  # the resident runtime (issue 16)
 
 
 @pytest.fixture(scope="module")

@@ -57,6 +57,7 @@ def _ids(value: Any) -> Any:
     for key, rid in MEMORY_IDS.items():
         text = text.replace("{" + key + "}", rid)
     return json.loads(text)
+CASES.append(("runtime_status", {}))  # the resident runtime (issue 16)
 
 ERROR_CASES: list[tuple[str, dict[str, Any], str]] = [
     ("get", {"ref": "notes/nope.md"}, "not_found"),

@@ -78,7 +78,7 @@ def test_competing_claims_and_atomic_write(store: Store) -> None:
 
 
 def test_events_and_run_changes(store: Store) -> None:
-    assert store.append_event("prompt", "s1", "/w", {"prompt": "hi"}) == 1
+    assert store.append_hook_event("prompt", "s1", "/w", {"prompt": "hi"}) == 1
     (seq, _, event, session, cwd, payload), = store.events()
     assert (seq, event, session, cwd) == (1, "prompt", "s1", "/w") and '"hi"' in payload
     assert store.run_changes(99) == []

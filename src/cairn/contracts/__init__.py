@@ -284,6 +284,8 @@ class Status(Contract):
     capabilities: dict[str, bool]
     token_counter: str
     vectors: VectorStatus | None = None
+    #: The resident runtime attached to this index (issue 16); None: none ever ran.
+    runtime: RuntimeStatus | None = None
 
 
 class DoctorCheck(Contract):
@@ -295,3 +297,56 @@ class DoctorCheck(Contract):
 class DoctorReport(Contract):
     ok: bool
     checks: list[DoctorCheck]
+
+
+# --- the resident runtime (issue 16) -------------------------------------------------
+
+
+class JobInfo(Contract):
+    """A job of the runtime's queue."""
+
+    id: int
+    kind: Literal["index", "embed", "reverify"]
+    state: Literal["queued", "running", "done", "failed"]
+    attempts: int
+    error: str | None
+    payload: dict[str, object]
+    created_at: str
+    finished_at: str | None
+
+
+class RuntimeStatus(Contract):
+    """Whether a runtime keeps this index current: ``running`` (fresh heartbeat),
+    ``stopped`` (stopped gracefully, or its heartbeat is stale: it died), or ``never``."""
+
+    state: Literal["running", "stopped", "never"]
+    pid: int | None = None
+    started_at: str | None = None
+    last_beat: str | None = None
+    #: Seconds since the last heartbeat (None: never).
+    beat_age_s: float | None = None
+    #: Age in ms of the oldest change not yet processed, at the last heartbeat.
+    lag_ms: int | None = None
+    last_error: str | None = None
+    #: A heartbeat older than this means the runtime is gone.
+    stale_after_s: float
+    jobs: dict[str, int]
+    #: The latest failed jobs (at most 10), newest first.
+    failed_jobs: list[JobInfo] = Field(default_factory=list)
+
+
+class RuntimeEvent(Contract):
+    """A committed runtime event (the SSE stream's ``id``, ``event`` and ``data``)."""
+
+    id: int
+    kind: str
+    data: dict[str, object]
+    at: str
+
+
+class RuntimeEvents(Contract):
+    """Events after a resume point, oldest first; ``first_kept`` is the oldest id the log
+    still holds (a resume point below it lost events)."""
+
+    events: list[RuntimeEvent]
+    first_kept: int

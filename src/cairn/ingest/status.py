@@ -6,6 +6,7 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,8 @@ class StatusService:
         self._data_dir = data_dir
         self._embed_backend = embed_backend
         self._models = models
+        #: The resident runtime's status (issue 16), set by the composition root.
+        self.runtime_status: Callable[[], c.RuntimeStatus] | None = None
 
     def status(self) -> c.Status:
         """Collections, counts, index size, last run, per-file errors and capabilities."""
@@ -71,6 +74,7 @@ class StatusService:
                 for col, p, code, msg, at in store.file_errors()
             ],
             capabilities=capabilities, token_counter=TOKEN_COUNTER,
+            runtime=self.runtime_status() if self.runtime_status is not None else None,
         )
 
     def _vector_status(self, store: Store) -> c.VectorStatus:

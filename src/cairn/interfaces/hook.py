@@ -99,7 +99,7 @@ def run_hook(event: str, raw: str, home: str | None, index: str) -> int:
 
             store = open_store(Path(path), create=True)
             try:
-                store.append_event(event, session, cwd, summary)
+                store.append_hook_event(event, session, cwd, summary)
             finally:
                 store.close()
     except CairnError as exc:

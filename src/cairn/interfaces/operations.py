@@ -508,6 +508,10 @@ OPERATIONS: tuple[Operation, ...] = (
               route="/v1/memory/restore",
               description="Bring an archived memory record back.",
               read_only=False, destructive=False, idempotent=True, write=True),
+    # The resident runtime (issue 16); its events stream at GET /api/events (SSE).
+    Operation("runtime_status", "runtime_status", NoInput, f"{_C}:RuntimeStatus", route="/v1/runtime/status",
+              description="Whether a runtime (cairn daemon / serve) keeps the index current: running or "
+                          "stopped (stale heartbeat), its lag, last error and job counts."),
 )
 
 

@@ -14,14 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from cairn.store.records import (
     ChangeRecord,
     CollectionRecord,
     DocumentRecord,
     DocumentWrite,
+    EventRecord,
     FileFailure,
+    HeartbeatRecord,
+    JobKind,
+    JobRecord,
+    JobState,
     KnownFile,
     LinkRow,
     NoteRow,
@@ -36,10 +41,13 @@ if TYPE_CHECKING:
 __all__ = [
     "CollectionStore",
     "DocumentStore",
+    "EventLog",
+    "JobQueue",
     "LexicalIndex",
     "LinkStore",
     "MemoryStore",
     "RunJournal",
+    "RuntimeBeat",
     "Store",
     "StoreLifecycle",
     "VectorIndex",
@@ -407,8 +415,8 @@ class MemoryStore(Protocol):
         """Records by kind and status, signals, history rows and hook events."""
         ...
 
-    def append_event(self, event: str, session_id: str | None, cwd: str | None,
-                     payload: dict[str, object]) -> int:
+    def append_hook_event(self, event: str, session_id: str | None, cwd: str | None,
+                          payload: dict[str, object]) -> int:
         """Append one hook event; returns its position."""
         ...
 
@@ -418,6 +426,90 @@ class MemoryStore(Protocol):
 
     def run_changes(self, run_id: int) -> list[ChangeRecord]:
         """The change journal entries of one index run, oldest first."""
+# --- the resident runtime (issue 16) -------------------------------------------------
+
+
+@runtime_checkable
+class JobQueue(Protocol):
+    """The runtime's durable job queue: one writer (the runtime), every move one transaction."""
+
+    def enqueue_job(
+        self, kind: JobKind, payload: dict[str, Any], *, key: str | None = None,
+        merge: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None,
+    ) -> int:
+        """Queue a job; returns its id. With ``key``, a queued job of the same kind and key
+        absorbs it instead (its payload becomes ``merge(old, new)``, its age is kept)."""
+        ...
+
+    def claim_job(self) -> JobRecord | None:
+        """Move the oldest queued job to running (one more attempt); None when idle."""
+        ...
+
+    def finish_job(self, job_id: int, *, error: str | None = None, retry: bool = False) -> None:
+        """Done (no error), failed (error), or back to queued with the error (``retry``)."""
+        ...
+
+    def requeue_job(self, job_id: int) -> None:
+        """Put a running job back unfinished (a graceful shutdown): the attempt is not counted."""
+        ...
+
+    def requeue_running(self, max_attempts: int) -> tuple[int, int]:
+        """At start: jobs left running by a process that died go back to queued, or to
+        failed after ``max_attempts``; returns (requeued, failed)."""
+        ...
+
+    def jobs(self, state: JobState | None = None, limit: int = 100) -> list[JobRecord]:
+        """Jobs in ``state`` oldest first, or the latest jobs of any state newest first."""
+        ...
+
+    def job_counts(self) -> dict[str, int]:
+        """Jobs per state (every state present, 0 if none)."""
+        ...
+
+    def oldest_pending_at(self) -> str | None:
+        """Creation time of the oldest queued or running job (None: nothing pending)."""
+        ...
+
+    def prune_jobs(self, keep: int) -> int:
+        """Forget finished jobs but the latest ``keep``; returns how many were removed."""
+        ...
+
+
+@runtime_checkable
+class RuntimeBeat(Protocol):
+    """The heartbeat of the runtime attached to an index."""
+
+    def beat(self, pid: int, started_at: str, lag_ms: int, last_error: str | None) -> None:
+        """Record a sign of life now (clears a previous stop)."""
+        ...
+
+    def mark_stopped(self, pid: int) -> None:
+        """Record a graceful stop of the runtime ``pid``."""
+        ...
+
+    def heartbeat(self) -> HeartbeatRecord | None:
+        """The last heartbeat, or None if no runtime ever ran on this index."""
+        ...
+
+
+@runtime_checkable
+class EventLog(Protocol):
+    """Committed runtime events with monotonic ids, pruned by count."""
+
+    def append_event(self, kind: str, data: dict[str, Any], *, keep: int) -> EventRecord:
+        """Append an event (its own transaction) and keep only the latest ``keep``."""
+        ...
+
+    def events_after(self, after: int, limit: int = 1000) -> list[EventRecord]:
+        """Events with an id above ``after``, oldest first."""
+        ...
+
+    def first_event_id(self) -> int:
+        """The oldest id still kept (0: none): a resume point below it lost events."""
+        ...
+
+    def journal_position(self) -> int:
+        """The latest position of the change journal (0: empty): events cite it."""
         ...
 
 
@@ -426,6 +518,7 @@ class Store(
     StoreLifecycle, WriterLock, CollectionStore, DocumentStore, LexicalIndex, VectorIndex,
     LinkStore, RunJournal,
     MemoryStore,  # agent memory (issue 14)
+    JobQueue, RuntimeBeat, EventLog,  # the resident runtime (issue 16)
     Protocol,
 ):
     """Everything one index holds: every concern above, one backend."""

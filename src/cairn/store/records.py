@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 # One encoder for every row: json.dumps with non-default options builds a new encoder per
 # call, which costs more than encoding a short list.
@@ -194,3 +194,50 @@ class SearchFilter:
     tags_all: tuple[str, ...] = ()
     since: str | None = None
     until: str | None = None
+
+
+# --- the resident runtime (issue 16): jobs, heartbeat, events --------------------------
+
+JobKind = Literal["index", "embed", "reverify"]
+JobState = Literal["queued", "running", "done", "failed"]
+
+
+@dataclass(frozen=True, slots=True)
+class JobRecord:
+    """A durable job of the resident runtime's queue."""
+
+    id: int
+    kind: JobKind
+    #: Deduplication key: a queued job with the same kind and key absorbs a new one.
+    key: str | None
+    payload: dict[str, Any]
+    state: JobState
+    attempts: int
+    error: str | None
+    created_at: str  # when the oldest change it carries was seen (ISO, milliseconds)
+    started_at: str | None
+    finished_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HeartbeatRecord:
+    """The resident runtime's last sign of life (one row per index)."""
+
+    pid: int
+    started_at: str
+    last_beat: str
+    #: Age in milliseconds of the oldest change not yet processed (0: caught up).
+    lag_ms: int
+    last_error: str | None
+    #: Set on a graceful shutdown; None while running (or after a crash).
+    stopped_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """A committed event of the runtime (``index.changed``, ``job.failed``, ...)."""
+
+    id: int  # monotonic: the SSE event id a client resumes from
+    kind: str
+    data: dict[str, Any]
+    at: str

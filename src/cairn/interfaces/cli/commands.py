@@ -392,6 +392,10 @@ def _print_status(result: Status, args: dict[str, Any]) -> None:
             click.echo(f"vectors: {v.vectors} ({v.embedder}), {v.pending_passages} passages pending, {v.stale_vectors} stale")
         else:
             click.echo(f"vectors: unavailable ({v.hint})")
+    if result.runtime is not None and result.runtime.state != "never":  # issue 16
+        from cairn.interfaces.cli.runtime_commands import runtime_line
+
+        click.echo(runtime_line(result.runtime))
     if result.errors:
         click.echo(f"{len(result.errors)} file(s) failed:")
         for err in result.errors:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,6 +17,7 @@ from cairn.interfaces.cli import DefaultGroup, State, cli, emit_json, output_opt
 
 if TYPE_CHECKING:
     from cairn.contracts.mcp import McpClientEntry
+    from cairn.runtime.events import EventBus
     from cairn.workspace import Workspace
 
 TARGET = click.Choice(["claude-desktop", "claude-code", "cursor", "vscode", "codex"])
@@ -65,10 +66,12 @@ def _missing_extra() -> None:
 @click.option("--workers", default=4, show_default=True, type=click.IntRange(1, 64),
               help="Worker threads (each holds its own index connection).")
 @click.option("--no-mcp", is_flag=True, help="Do not mount the MCP endpoint at /mcp.")
+@click.option("--no-watch", is_flag=True,
+              help="Do not run the resident runtime (watching, jobs, live events; see cairn daemon).")
 @pass_state
 def serve(state: State, host: str, port: int, token: str | None, enable_write: bool,
           allow_hosts: tuple[str, ...], allow_origins: tuple[str, ...], max_body: int, workers: int,
-          no_mcp: bool) -> None:
+          no_mcp: bool, no_watch: bool) -> None:
     """Serve the REST API (a page at /docs, OpenAPI at /openapi.json) and MCP over streamable HTTP at /mcp."""
     _missing_extra()
     import socket
@@ -82,7 +85,12 @@ def serve(state: State, host: str, port: int, token: str | None, enable_write: b
         host=host, port=port, token=token or probe.settings.serve_token, enable_write=enable_write, allowed_hosts=allow_hosts,
         allowed_origins=allow_origins, max_body_bytes=max_body, workers=workers, mcp=not no_mcp,
     )
-    app = create_app(factory, settings)
+    bus = None
+    if not no_watch:  # the resident runtime (issue 16)
+        from cairn.runtime.events import EventBus
+
+        bus = EventBus()
+    app = create_app(factory, settings, bus=bus)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -92,18 +100,66 @@ def serve(state: State, host: str, port: int, token: str | None, enable_write: b
         from cairn.errors import ValidationError
 
         raise ValidationError(f"cannot bind {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)  # connections wait in the backlog while the runtime starts (issue 16)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"cairn serve: http://{shown}:{bound} (REST /v1, API page /docs, OpenAPI /openapi.json"
                f"{', MCP /mcp' if not no_mcp else ''}; {'read-write' if enable_write else 'read-only'})",
                err=True)
     sys.stderr.flush()
+    index_exists = probe.index_path.exists()
     probe.close()
     from cairn.interfaces.http.wire import uvicorn_config
 
     config = uvicorn_config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=5)
-    uvicorn.Server(config).run(sockets=[sock])
+    started = _start_runtime(factory, bus, index_exists) if bus is not None else None
+    if started is None:
+        uvicorn.Server(config).run(sockets=[sock])
+        return
+    stop_runtime: Callable[[], None] = started
+
+    class Server(uvicorn.Server):
+        """Stops the runtime as the server shuts down: before uvicorn re-raises SIGTERM."""
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            import asyncio
+
+            await super().shutdown(sockets)
+            await asyncio.to_thread(stop_runtime)
+
+    stopped = False
+    try:
+        Server(config).run(sockets=[sock])
+        stopped = True
+    finally:
+        if not stopped:
+            stop_runtime()
+
+
+def _start_runtime(factory: Callable[[], Workspace], bus: EventBus, index_exists: bool) -> Callable[[], None] | None:
+    """Start the resident runtime on a Workspace of its own; returns how to stop it (None
+    when it did not start: no index yet, or another runtime keeps this index)."""
+    from cairn.errors import BusyError
+
+    if not index_exists:
+        click.echo("cairn serve: no index yet, runtime not started (add a collection, then restart)", err=True)
+        return None
+    keeper = factory()
+    try:
+        runtime = keeper.runtime(bus=bus)
+        runtime.start()
+    except BusyError:
+        keeper.close()
+        click.echo("cairn serve: another runtime keeps this index current; /api/events reads its log", err=True)
+        return None
+    click.echo(f"cairn serve: runtime watching {len(runtime.watched)} collection(s); /api/events streams", err=True)
+
+    def stop() -> None:
+        runtime.stop()
+        keeper.close()
+
+    return stop
 
 
 @cli.group(cls=DefaultGroup, default="run")

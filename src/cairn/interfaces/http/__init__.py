@@ -38,6 +38,7 @@ from cairn.interfaces.operations import (
 from cairn.interfaces.pool import DEFAULT_WORKERS, WorkspacePool
 
 if TYPE_CHECKING:
+    from cairn.runtime.events import EventBus
     from cairn.workspace import Workspace
 
 log = logging.getLogger("cairn.http")
@@ -58,6 +59,10 @@ class ServeSettings:
     max_body_bytes: int = 1 << 20
     workers: int = DEFAULT_WORKERS
     mcp: bool = True
+    # The event stream at /api/events (issue 16): a heartbeat notice after this many idle
+    # seconds; a client whose socket accepts nothing for send_timeout_s is cut off.
+    events_heartbeat_s: float = 5.0
+    events_send_timeout_s: float = 10.0
 
 
 class Health(BaseModel):
@@ -79,8 +84,11 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def create_app(workspace_factory: Callable[[], Workspace], settings: ServeSettings) -> FastAPI:
-    """The ASGI app of ``cairn serve``: REST routes, ``/mcp``, security middleware."""
+def create_app(workspace_factory: Callable[[], Workspace], settings: ServeSettings,
+               bus: EventBus | None = None) -> FastAPI:
+    """The ASGI app of ``cairn serve``: REST routes, ``/mcp``, ``/api/events``, security
+    middleware. ``bus`` carries the events of a runtime in this process (without one, the
+    event stream reads the index's event log at every heartbeat)."""
     if not is_loopback(settings.host) and not settings.token:
         raise ValidationError(f"binding to {settings.host} (not loopback) requires a bearer token: --token")
     pool = WorkspacePool(workspace_factory, settings.workers)
@@ -130,6 +138,11 @@ def create_app(workspace_factory: Callable[[], Workspace], settings: ServeSettin
 
     for op in operations:
         _add_route(app, pool, op)
+
+    from cairn.interfaces.http.events import add_event_route  # the resident runtime (issue 16)
+
+    add_event_route(app, pool, bus, heartbeat_s=settings.events_heartbeat_s,
+                    send_timeout_s=settings.events_send_timeout_s)
 
     @app.exception_handler(CairnError)
     async def cairn_error(request: Request, exc: CairnError) -> JSONResponse:

@@ -211,7 +211,7 @@ class MemoryMixin(Connected):
                 self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
         return counts
 
-    def append_event(self, event: str, session_id: str | None, cwd: str | None, payload: dict[str, object]) -> int:
+    def append_hook_event(self, event: str, session_id: str | None, cwd: str | None, payload: dict[str, object]) -> int:
         """Append one hook event; returns its position."""
         return append_event(self.conn, event, session_id, cwd, payload)
 

@@ -275,6 +275,46 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX changes_run ON changes(run_id);
         """,
     ),
+    # The resident runtime (issue 16): job queue, heartbeat, event log.
+    Migration(
+        7,
+        "the resident runtime: durable job queue, heartbeat, event log",
+        """
+        -- One row per job of the runtime; a queued job with the same kind and key absorbs a
+        -- new one (changed paths of one collection are merged into one index job).
+        CREATE TABLE jobs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL CHECK (kind IN ('index', 'embed', 'reverify')),
+            key TEXT,
+            payload TEXT NOT NULL DEFAULT '{}',
+            state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            error TEXT,
+            created_at TEXT NOT NULL,
+            started_at TEXT,
+            finished_at TEXT
+        );
+        CREATE INDEX jobs_state ON jobs(state, id);
+        -- The runtime's last sign of life: a stale last_beat is a runtime that stopped.
+        CREATE TABLE runtime_heartbeat (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            pid INTEGER NOT NULL,
+            started_at TEXT NOT NULL,
+            last_beat TEXT NOT NULL,
+            lag_ms INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            stopped_at TEXT
+        );
+        -- Committed events, ids monotonic (AUTOINCREMENT never reuses one): the SSE ids a
+        -- client resumes from with Last-Event-ID. Pruned by count.
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            data TEXT NOT NULL,
+            at TEXT NOT NULL
+        );
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -23,6 +23,7 @@ from cairn.store.sqlite.base import utcnow
 from cairn.store.sqlite.collections import CollectionsMixin
 from cairn.store.sqlite.documents import DocumentsMixin
 from cairn.store.sqlite.fts import LexicalMixin
+from cairn.store.sqlite.jobs import JobsMixin  # the resident runtime (issue 16)
 from cairn.store.sqlite.links import LinksMixin
 from cairn.store.sqlite.memory import MemoryMixin  # agent memory (issue 14)
 from cairn.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -44,6 +45,7 @@ def check_fts5() -> tuple[bool, str]:
 class SQLiteStore(
     CollectionsMixin, DocumentsMixin, LexicalMixin, VectorsMixin, LinksMixin, RunsMixin,
     MemoryMixin,  # agent memory (issue 14)
+    JobsMixin,  # the resident runtime (issue 16)
 ):
     """All persistent state of one index, in one SQLite file: the
     :class:`~cairn.store.protocol.Store` protocol, one mixin per concern."""
