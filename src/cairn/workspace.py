@@ -18,8 +18,11 @@ from types import TracebackType
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from cairn.answer.service import AnswerService
+from cairn.capsule.saved import SavedCapsuleService
 from cairn.capsule.service import CapsuleService
 from cairn.config import Paths, Settings, check_index_name, load_settings, resolve_paths
+from cairn.delta.journal import retention_from_config
+from cairn.delta.service import DeltaService
 from cairn.errors import NotFoundError
 from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
 from cairn.graph.service import GraphService
@@ -76,7 +79,12 @@ class Workspace:
         link_keys = section.get("link_keys", DEFAULT_LINK_KEYS) if isinstance(section, dict) else None
         graph = GraphService(self._open_store, link_keys, document_uri)
         self._graph = graph
-        self._indexing = IndexService(self._open_store, settings.index, self.models)
+        # knowledge delta (issue 16): the journal's retention is applied after every index run
+        self._delta = DeltaService(
+            self._open_store, retention_from_config(settings.raw.get("journal")),
+            lambda docid, **kw: graph.graph_neighbors(docid, **kw),
+        )
+        self._indexing = IndexService(self._open_store, settings.index, self.models, after_run=self._delta.prune)
         self._status = StatusService(self._open_store, self.index_name, self.index_path, paths.data_dir,
                                      str(settings.embed.get("backend")), self.models)
         self._retrieval = RetrievalService(
@@ -86,6 +94,7 @@ class Workspace:
         self._capsules = CapsuleService(self._open_store, self.index_name, self._retrieval,
                                         self._indexing.limits, paths.data_dir / "keys" / "capsule.key")
         self._answers = AnswerService(self._open_store, self._capsules, self.models)
+        self._saved = SavedCapsuleService(self._open_store, self._capsules)  # knowledge delta (issue 16)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -156,6 +165,16 @@ class Workspace:
     ask = _Delegate("_answers", AnswerService.ask)
     ask_verified = _Delegate("_answers", AnswerService.ask_verified)
     check_draft = _Delegate("_answers", AnswerService.check_draft)
+
+    # knowledge delta (issue 16): the change journal, structural diff, impact, saved capsules
+    changes = _Delegate("_delta", DeltaService.changes)
+    diff = _Delegate("_delta", DeltaService.diff)
+    impact = _Delegate("_delta", DeltaService.impact)
+    context_save = _Delegate("_saved", SavedCapsuleService.context_save)
+    context_list = _Delegate("_saved", SavedCapsuleService.context_list)
+    context_reverify = _Delegate("_saved", SavedCapsuleService.context_reverify)
+    context_receipts = _Delegate("_saved", SavedCapsuleService.context_receipts)
+    reverify_changed = _Delegate("_saved", SavedCapsuleService.reverify_changed)
 
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,

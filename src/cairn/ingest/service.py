@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,7 +12,7 @@ from cairn import contracts as c
 from cairn.config import DEFAULT_INCLUDE, IndexSettings
 from cairn.errors import BusyError, ConflictError, NotFoundError, ValidationError
 from cairn.refs import document_uri
-from cairn.store.protocol import StoreOpener
+from cairn.store.protocol import Store, StoreOpener
 from cairn.store.records import CollectionRecord
 
 if TYPE_CHECKING:
@@ -28,10 +28,14 @@ COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 class IndexService:
     """Collections of one index and bringing the index up to date with their files."""
 
-    def __init__(self, open_store: StoreOpener, settings: IndexSettings, models: ModelHub) -> None:
+    def __init__(self, open_store: StoreOpener, settings: IndexSettings, models: ModelHub, *,
+                 after_run: Callable[[Store], object] | None = None) -> None:
+        """``after_run`` is called with the store after each index run, the writer lock
+        still held (the change journal's retention)."""
         self._open_store = open_store
         self._settings = settings
         self._models = models
+        self._after_run = after_run
 
     # --- collections -------------------------------------------------------------------
 
@@ -137,6 +141,8 @@ class IndexService:
             run_id, counts, elapsed = Indexer(store, self.limits(), estimate_tokens).run(
                 records, progress, paths, retry_failed=retry_failed
             )
+            if self._after_run is not None:
+                self._after_run(store)
         finally:
             store.release_writer()
         return c.IndexSummary(
