@@ -1,7 +1,8 @@
 """The structural diff of two revisions of a document: a pure function of their
 structure snapshots (:mod:`cairn.ingest.structure`).
 
-- headings and paragraph blocks are aligned as sequences (``difflib``); an item removed
+- headings and paragraph blocks are aligned as sequences (a longest common subsequence,
+  so the fewest items count as moved; ``difflib``'s heuristic past ``LCS_CELLS``); an item removed
   in one place and added, identical, in another is **moved** (one entry with both
   spans), never removed + added; what is left of a replaced run is paired in order as
   **changed** (same place, new text), the rest added or removed;
@@ -56,12 +57,13 @@ def align(old: Sequence[Hashable], new: Sequence[Hashable]) -> Aligned:
     removed: list[int] = []
     added: list[int] = []
     runs: list[tuple[list[int], list[int]]] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, list(old), list(new), autojunk=False).get_opcodes():
-        if tag == "equal":
-            continue
-        runs.append((list(range(i1, i2)), list(range(j1, j2))))
-        removed += range(i1, i2)
-        added += range(j1, j2)
+    i0 = j0 = 0
+    for i, j in [*_matches(old, new), (len(old), len(new))]:
+        if i > i0 or j > j0:
+            runs.append((list(range(i0, i)), list(range(j0, j))))
+            removed += range(i0, i)
+            added += range(j0, j)
+        i0, j0 = i + 1, j + 1
     # An identical item gone from one place and arrived at another is a move.
     waiting: dict[Hashable, list[int]] = {}
     for j in added:
@@ -85,6 +87,45 @@ def align(old: Sequence[Hashable], new: Sequence[Hashable]) -> Aligned:
         removed=[i for i in removed if i not in paired_old],
         added=[j for j in added if j not in paired_new],
     )
+
+
+#: Above this many cells the alignment falls back from an exact longest common
+#: subsequence to difflib's faster heuristic.
+LCS_CELLS = 250_000
+
+
+def _matches(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[tuple[int, int]]:
+    """Index pairs of equal items kept in place: the common prefix and suffix, and a
+    longest common subsequence of what lies between (the fewest items seen as moved)."""
+    n, m = len(old), len(new)
+    head = 0
+    while head < min(n, m) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(n, m) - head and old[n - 1 - tail] == new[m - 1 - tail]:
+        tail += 1
+    a, b = old[head:n - tail], new[head:m - tail]
+    middle: list[tuple[int, int]] = []
+    if a and b and len(a) * len(b) <= LCS_CELLS:
+        table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+        for x in range(len(a) - 1, -1, -1):
+            row, below = table[x], table[x + 1]
+            for y in range(len(b) - 1, -1, -1):
+                row[y] = below[y + 1] + 1 if a[x] == b[y] else max(below[y], row[y + 1])
+        x = y = 0
+        while x < len(a) and y < len(b):
+            if a[x] == b[y]:
+                middle.append((head + x, head + y))
+                x, y = x + 1, y + 1
+            elif table[x + 1][y] >= table[x][y + 1]:
+                x += 1
+            else:
+                y += 1
+    elif a and b:
+        for block in SequenceMatcher(None, list(a), list(b), autojunk=False).get_matching_blocks():
+            middle += [(head + block.a + k, head + block.b + k) for k in range(block.size)]
+    return ([(k, k) for k in range(head)] + middle
+            + [(n - tail + k, m - tail + k) for k in range(tail)])
 
 
 def _heading_at(headings: Sequence[tuple[int, str, int]]) -> Callable[[int], str | None]:
