@@ -35,6 +35,7 @@ SAMPLES: dict[str, list[str]] = {
     "target": ["notes/backups.md"], "refs": ["notes/index.md", "notes/backups.md"],
     "prefix": ["notes/"], "name": ["notes"], "collection": ["notes"], "title": ["Check note"],
     "draft": ["draft.txt"],  # written beside the vault (the commands run in that folder)
+    "capsule": ["capsule.json"],  # knowledge delta (issue 16): context save NAME FILE
 }
 #: More invocations of some commands (flags that load an optional dependency).
 VARIANTS: dict[str, list[list[str]]] = {
@@ -48,7 +49,7 @@ VARIANTS: dict[str, list[list[str]]] = {
     "check": [["--capsule", "capsule.json"]],
 }
 #: Options a command needs to do anything at all (beyond its required parameters).
-NEEDS = {"collection configure": ["--context", "Check notes"]}
+NEEDS = {"collection configure": ["--context", "Check notes"], "context watch": ["--timeout", "1"]}
 #: Commands run first, in this order (they build the state the others read), and last.
 FIRST = ["collection add", "index", "context build"]
 LAST = ["collection remove"]

@@ -11,6 +11,7 @@ import pytest
 from cairn.contracts.delta import DiffSummary, DocumentDiff
 from cairn.delta.diff import align
 from cairn.errors import ValidationError
+from tests.schemas import assert_valid
 
 TLDR = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpora" / "tldr" / "tldr-pages-en.tar.gz"
 PAGES = ("tar", "git-commit", "ls")
@@ -41,6 +42,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 def _only(diff: DocumentDiff, *kinds: str) -> None:
     """The diff names changes of exactly these kinds and nothing else."""
+    assert_valid("diff", diff)
     present = {name for name in ("headings", "passages", "links", "frontmatter") if getattr(diff, name)}
     if diff.tags_added or diff.tags_removed:
         present.add("tags")
@@ -139,6 +141,7 @@ def test_since_a_cursor_summarises_each_document(ws: Any, vault: Path) -> None:
     ws.index()
     summary = ws.diff(since=cursor)
     assert isinstance(summary, DiffSummary)
+    assert_valid("diff-summary", summary)
     by_path = {d.path: d for d in summary.documents}
     assert set(by_path) == {"tar.md", "new.md", "ls.md"}
     tar = by_path["tar.md"]

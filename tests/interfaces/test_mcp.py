@@ -22,8 +22,10 @@ from tests.servers import build_index, serve, stdio_params, with_mcp
 SNAPSHOT = Path(__file__).parent.parent / "snapshots" / "mcp_tools_list.json"
 READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", "links", "backlinks",
               "similar", "graph_neighbors", "graph_path", "tags", "context_build", "context_verify", "ask",
-              "check_draft"}
-WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed"}
+              "check_draft",
+              "changes", "diff", "impact", "context_list", "context_reverify", "context_receipts"}  # issue 16
+WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed",
+               "context_save"}  # issue 16
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cairn.contracts.delta import Receipt, ReceiptList, SavedCapsule, SavedCapsuleList, StaleItem
 from cairn.errors import ValidationError
 from cairn.store.protocol import StoreOpener
 from cairn.store.records import ReceiptRecord, SavedCapsuleRecord
@@ -26,6 +25,7 @@ from cairn.validation import check_bound
 if TYPE_CHECKING:
     from cairn.capsule.service import CapsuleService
     from cairn.contracts.capsule import Capsule
+    from cairn.contracts.delta import Receipt, ReceiptList, SavedCapsule, SavedCapsuleList
 
 CAPSULE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -38,6 +38,8 @@ def check_capsule_name(name: str) -> str:
 
 
 def receipt_contract(record: ReceiptRecord) -> Receipt:
+    from cairn.contracts.delta import Receipt
+
     return Receipt.model_validate({
         "id": record.id, "name": record.name, "capsule_id": record.capsule_id, "status": record.status,
         "stale": json.loads(record.stale), "checked_at": record.checked_at,
@@ -74,6 +76,8 @@ class SavedCapsuleService:
 
     def context_list(self) -> SavedCapsuleList:
         """Every saved capsule with the documents it cites and its latest receipt."""
+        from cairn.contracts.delta import SavedCapsuleList
+
         store = self._open_store(False)
         latest = {r.name: r for r in store.receipts(latest=True, limit=1_000_000)}
         return SavedCapsuleList(capsules=[_saved(r, latest.get(r.name)) for r in store.saved_capsules()])
@@ -99,6 +103,8 @@ class SavedCapsuleService:
     def context_receipts(self, name: str | None = None, *, after: int = 0, limit: int = 100) -> ReceiptList:
         """Receipts of one or every saved capsule recorded after receipt id ``after``,
         oldest first; ``cursor`` is the last id (what ``context watch`` polls with)."""
+        from cairn.contracts.delta import ReceiptList
+
         check_bound("limit", limit, 1000)
         if after < 0:
             raise ValidationError("after must be 0 or more")
@@ -111,6 +117,8 @@ class SavedCapsuleService:
         return ReceiptList(receipts=[receipt_contract(r) for r in rows], cursor=rows[-1].id if rows else after)
 
     def _reverify(self, records: Sequence[SavedCapsuleRecord]) -> ReceiptList:
+        from cairn.contracts.delta import ReceiptList, StaleItem
+
         store = self._open_store(False)
         receipts = []
         for record in records:
@@ -129,6 +137,8 @@ class SavedCapsuleService:
 
 
 def _saved(record: SavedCapsuleRecord, latest: ReceiptRecord | None) -> SavedCapsule:
+    from cairn.contracts.delta import SavedCapsule
+
     evidence = len(json.loads(record.capsule).get("evidence", []))
     return SavedCapsule(
         name=record.name, capsule_id=record.capsule_id, goal=record.goal, saved_at=record.saved_at,

@@ -12,19 +12,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from cairn.contracts.delta import (
-    Change,
-    ChangeFeed,
-    Dependent,
-    DiffStatus,
-    DiffSummary,
-    DocumentDiff,
-    DocumentDiffSummary,
-    Impact,
-    IncompleteReason,
-    Retention,
-)
-from cairn.delta.diff import StructuralDiff, diff_structures
 from cairn.delta.journal import JournalRetention, Since, encode_cursor, resolve_since
 from cairn.errors import NotFoundError, ValidationError
 from cairn.ingest.structure import EMPTY, Structure, load_structure, structure_snapshot
@@ -34,7 +21,18 @@ from cairn.store.records import ChangeRecord, LinkRow
 from cairn.validation import check_bound
 
 if TYPE_CHECKING:
+    from cairn.contracts.delta import (
+        Change,
+        ChangeFeed,
+        Dependent,
+        DiffStatus,
+        DiffSummary,
+        DocumentDiff,
+        Impact,
+    )
     from cairn.contracts.graph import Neighbors, PathHop
+
+# The contracts are imported where they are used: importing the SDK stays cheap.
 
 #: Most journal entries ``changes`` returns at once.
 MAX_CHANGES = 1000
@@ -90,6 +88,8 @@ class DeltaService:
         old and new hashes. Returns the ``cursor`` to poll with next. A cursor or date
         older than the journal's retention, or a cursor of another index, raises
         ``cursor_expired``: never a silent gap."""
+        from cairn.contracts.delta import ChangeFeed, Retention
+
         check_bound("limit", limit, MAX_CHANGES)
         store = self._open_store(False)
         self._check_collection(store, collection)
@@ -122,6 +122,8 @@ class DeltaService:
 
     @staticmethod
     def _change(epoch: str, row: ChangeRecord) -> Change:
+        from cairn.contracts.delta import Change
+
         return Change.model_validate({
             "id": encode_cursor(epoch, row.seq), "kind": row.kind, "docid": row.docid or None,
             "collection": row.collection,
@@ -143,6 +145,8 @@ class DeltaService:
         frontmatter fields changed. Against its previous revision, or against its state at
         ``since`` (a cursor or an ISO date). Without ``ref``, ``since`` is required: one
         summary per document changed since then (of ``collection``), at most ``limit``."""
+        from cairn.contracts.delta import DocumentDiff
+
         check_bound("limit", limit, MAX_CHANGES)
         store = self._open_store(False)
         if ref is None:
@@ -183,6 +187,9 @@ class DeltaService:
     ) -> DocumentDiff:
         """Diff a document from its state before ``first`` (None: no change since the
         baseline) to ``current`` (None: no longer in the index)."""
+        from cairn.contracts.delta import DocumentDiff, IncompleteReason
+        from cairn.delta.diff import diff_structures
+
         new_hash = current.text_hash if current is not None else None
         path = current.path if current is not None else (first.old_path or first.new_path or "" if first else "")
         if first is None:
@@ -208,7 +215,7 @@ class DeltaService:
             reason = reason or "current_unavailable"
         if before is None or after is None:
             return DocumentDiff.model_validate({**result, "complete": False, "reason": reason})
-        delta: StructuralDiff = diff_structures(before, after)
+        delta = diff_structures(before, after)
         return DocumentDiff.model_validate({
             **result, "headings": delta.headings, "passages": delta.passages, "links": delta.links,
             "tags_added": delta.tags_added, "tags_removed": delta.tags_removed,
@@ -237,6 +244,8 @@ class DeltaService:
         ))
 
     def _summary(self, store: Store, since: str, collection: str | None, limit: int) -> DiffSummary:
+        from cairn.contracts.delta import DiffSummary, DocumentDiffSummary
+
         self._check_collection(store, collection)
         state = store.journal_state()
         point = resolve_since(since, state)
@@ -278,6 +287,8 @@ class DeltaService:
         it: documents linking to it (backlinks, up to ``depth`` links away, at most
         ``max_nodes``), saved capsules citing it or one of those documents, and what
         registered extensions add (memory bound to it)."""
+        from cairn.contracts.delta import Dependent, Impact
+
         check_bound("depth", depth, 5)
         check_bound("max_nodes", max_nodes, 10_000)
         store = self._open_store(False)
@@ -308,6 +319,8 @@ class DeltaService:
 
 def _citing_capsules(store: Store, reached: Mapping[str, list[PathHop]]) -> list[Dependent]:
     """Saved capsules citing a document of ``reached``, each once, by its nearest one."""
+    from cairn.contracts.delta import Dependent
+
     citing = store.capsules_citing(list(reached))
     names = sorted({name for names in citing.values() for name in names})
     if not names:
