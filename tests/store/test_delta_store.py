@@ -26,10 +26,12 @@ def test_journal_state_entries_and_failures(store: Store, notes: CollectionRecor
     state = store.journal_state()
     assert (state.last_seq, state.pruned_through, state.pruned_until, state.oldest_at) == (0, 0, None, None)
     assert len(state.epoch) == 16 and open_store("other").journal_state().epoch != state.epoch
-    doc = dataclasses.replace(document("a.md", "A", ["alpha"]), structure=b"snapshot-a")
+    doc = document("a.md", "A", ["alpha"])
     write(store, notes, doc, document("b.md", "B", ["beta"]))
+    store.keep_revisions([("doc000", doc.text_hash, b"snapshot-a")])
+    store.keep_revisions([("doc000", doc.text_hash, b"another")])  # a kept revision stays as kept
     assert store.revision_structure("doc000", doc.text_hash) == b"snapshot-a"
-    assert store.revision_structure("doc001", document("b.md", "B", ["beta"]).text_hash) is None  # none given
+    assert store.revision_structure("doc001", document("b.md", "B", ["beta"]).text_hash) is None  # none kept
     run = store.start_run(["notes"])
     failure = FileFailure("x.docx", "corrupt", "bad zip", 10, 1, "f" * 64)
     store.write_documents(notes, run, [], [], [failure], [])
@@ -48,14 +50,17 @@ def test_journal_state_entries_and_failures(store: Store, notes: CollectionRecor
 
 def test_prune_by_count_keeps_marks_and_referenced_revisions(store: Store, notes: CollectionRecord) -> None:
     for i in range(4):
-        write(store, notes, dataclasses.replace(document(f"n{i}.md", "N", [f"note {i}"]), structure=b"s"))
+        write(store, notes, document(f"n{i}.md", "N", [f"note {i}"]))
+    store.keep_revisions([("doc000", document("n0.md", "N", ["note 0"]).text_hash, b"s"),
+                          ("doc001", "old-text-hash", b"gone")])
     assert store.prune_journal(90, 10) == 0
     assert store.prune_journal(90, 1) == 3
     state = store.journal_state()
     assert state.pruned_through == 3 and state.pruned_until is not None and state.last_seq == 4
     assert [e.seq for e in store.journal_entries()] == [4]
-    # Revisions of current documents stay, whatever the journal forgot.
+    # Revisions of current documents stay, whatever the journal forgot; others go.
     assert store.revision_structure("doc000", document("n0.md", "N", ["note 0"]).text_hash) == b"s"
+    assert store.revision_structure("doc001", "old-text-hash") is None
 
 
 def test_saved_capsules_and_receipts(store: Store) -> None:

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from cairn.delta.journal import JournalRetention, Since, encode_cursor, resolve_since
 from cairn.errors import NotFoundError, ValidationError
-from cairn.ingest.structure import EMPTY, Structure, load_structure, structure_snapshot
+from cairn.ingest.structure import EMPTY, Structure, load_structure, text_structure
 from cairn.refs import document_uri, find_any_document, resolve_document
 from cairn.store.protocol import Store, StoreOpener
-from cairn.store.records import ChangeRecord, LinkRow
+from cairn.store.records import ChangeRecord
 from cairn.validation import check_bound
 
 if TYPE_CHECKING:
@@ -224,24 +224,12 @@ class DeltaService:
 
     @staticmethod
     def _structure(store: Store, docid: str, text_hash: str, current: _Current | None) -> Structure | None:
-        """A revision's structure: as recorded when it was indexed, else (the current
-        revision of a Markdown or plain-text document) rebuilt from its text."""
+        """A revision's structure: the current one's from its text, an earlier one's as kept
+        when it was replaced."""
+        if current is not None and current.text is not None and current.text_hash == text_hash:
+            return load_structure(text_structure(current.text, current.kind))
         blob = store.revision_structure(docid, text_hash)
-        if blob is not None:
-            return load_structure(blob)
-        if current is None or current.text is None or current.kind not in ("markdown", "text", "code"):
-            return None
-        if current.kind != "markdown":
-            return load_structure(structure_snapshot(current.text, (), (), (), {}))
-        from cairn.ingest.markdown import parse_markdown
-
-        parsed = parse_markdown(current.text)
-        links = [LinkRow(ln.kind, ln.target, ln.anchor, ln.alias, ln.embed, ln.line, ln.column, ln.raw)
-                 for ln in parsed.links]
-        return load_structure(structure_snapshot(
-            current.text, [(h.level, h.text, h.line) for h in parsed.headings], links, parsed.tags,
-            parsed.frontmatter, parsed.body_start_line,
-        ))
+        return None if blob is None else load_structure(blob)
 
     def _summary(self, store: Store, since: str, collection: str | None, limit: int) -> DiffSummary:
         from cairn.contracts.delta import DiffSummary, DocumentDiffSummary

@@ -14,7 +14,6 @@ from cairn.errors import IngestError
 from cairn.ingest.chunker import chunk_markdown, chunk_plain
 from cairn.ingest.converters import Converter, convert_bytes, converter_for
 from cairn.ingest.markdown import parse_markdown
-from cairn.ingest.structure import structure_snapshot
 from cairn.ingest.text import decode_bytes, normalise_text
 from cairn.ingest.walker import FoundFile
 from cairn.store.records import (
@@ -108,10 +107,8 @@ def ingest_bytes(
     date: str | None = None
     headings: tuple[tuple[int, str, int], ...] = ()
     links: tuple[LinkRow, ...] = ()
-    body_start_line = 1
     if kind == "markdown":
         parsed = parse_markdown(text)
-        body_start_line = parsed.body_start_line
         metadata = dict(parsed.frontmatter)
         if parsed.frontmatter_error:
             metadata["_frontmatter_error"] = parsed.frontmatter_error
@@ -150,7 +147,6 @@ def ingest_bytes(
         encoding=encoding, text=text, line_count=text.count("\n") + (0 if text.endswith("\n") or not text else 1),
         metadata=metadata, tags=tags, aliases=aliases, doc_date=doc_date, author=author,
         headings=headings, links=links, passages=passages,
-        structure=structure_snapshot(text, headings, links, tags, metadata, body_start_line),
     )
 
 
@@ -188,11 +184,6 @@ def ingest_converted(
         for i, c in enumerate(chunks)
     )
     metadata: dict[str, Any] = dict(converted.metadata)
-    headings = tuple((h.level, h.text, h.line) for h in parsed.headings)
-    links = tuple(
-        LinkRow(ln.kind, ln.target, ln.anchor, ln.alias, ln.embed, ln.line, ln.column, ln.raw)
-        for ln in parsed.links
-    )
     return DocumentWrite(
         path=path, title=converted.title or parsed.title or file_title(path), kind=converter.id,
         converter=converter.id, converter_version=converter.version, size=size, mtime_ns=mtime_ns,
@@ -200,8 +191,12 @@ def ingest_converted(
         text=text, line_count=text.count("\n") + (0 if text.endswith("\n") or not text else 1),
         metadata=metadata, tags=(), aliases=(), author=None,
         doc_date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime_ns // 1_000_000_000)),
-        headings=headings, links=links, passages=passages,
-        structure=structure_snapshot(text, headings, links, (), metadata, parsed.body_start_line),
+        headings=tuple((h.level, h.text, h.line) for h in parsed.headings),
+        links=tuple(
+            LinkRow(ln.kind, ln.target, ln.anchor, ln.alias, ln.embed, ln.line, ln.column, ln.raw)
+            for ln in parsed.links
+        ),
+        passages=passages,
     )
 
 

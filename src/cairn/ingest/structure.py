@@ -1,13 +1,16 @@
 """The structure snapshot of one document revision: what ``cairn diff`` compares.
 
-Written with every indexed revision (keyed by docid and text hash), it holds the
-document's shape and never its body:
+Built from a revision's normalised text (:func:`text_structure`), it holds the document's
+shape and never its body. The current revision's is built when a diff asks for it; a
+revision's is kept in the store (by docid and text hash, :func:`keep_old_revisions`) when
+an index run is about to replace or delete it, so a diff costs nothing to an index run
+but a parse of the documents that changed. It holds:
 
 - ``h`` headings ``[level, text, line]``;
 - ``b`` paragraph blocks ``[hash, start_line, end_line]``: maximal runs of non-blank body
   lines, a heading line ending a block and never part of one, a fenced code block one
-  block whatever blank lines it holds; ``hash`` is the first 16 hex digits of the SHA-256
-  of the block's lines. Blocks are finer than search passages (a passage holds a whole
+  block whatever blank lines it holds; ``hash`` is a 64-bit BLAKE2b of the block's
+  lines (16 hex digits). Blocks are finer than search passages (a passage holds a whole
   section), so a paragraph moved within a section is seen as moved, not as two sections
   changed;
 - ``l`` links ``[kind, target, anchor, line]``;
@@ -22,19 +25,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import zlib
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from cairn.store.records import LinkRow
+from cairn.store.protocol import Store
+from cairn.store.records import KnownFile, LinkRow
 
 STRUCTURE_VERSION = 1
 _FENCES = ("```", "~~~")
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Block(NamedTuple):
     """A paragraph block: its short hash and line span."""
 
     hash: str
@@ -58,40 +63,81 @@ EMPTY = Structure((), (), (), (), {})
 
 def paragraph_blocks(text: str, heading_lines: Iterable[int], body_start_line: int = 1) -> list[Block]:
     """The paragraph blocks of ``text`` (see the module docstring), from ``body_start_line``."""
-    headings = set(heading_lines)
+    headings = sorted(heading_lines)
+    if "```" in text or "~~~" in text:
+        return _blocks_by_line(text, headings, body_start_line)
+    # Runs of non-blank lines found by one regex; a heading line or the frontmatter
+    # splits a run (the rare case, done line by line).
     blocks: list[Block] = []
-    current: list[str] = []
-    start = 0
-    fence: str | None = None
+    line, pos = 1, 0
+    for match in _RUN.finditer(text):
+        line += text.count("\n", pos, match.start())
+        pos = match.start()
+        body = match.group()
+        last = line + body.count("\n") - (1 if body.endswith("\n") else 0)
+        if line >= body_start_line and not _any_between(headings, line, last):
+            blocks.append(_block(body[:-1] if body.endswith("\n") else body, line, last))
+        else:
+            lines = body.split("\n")
+            cut = {n for n in headings if line <= n <= last}
+            cut.update(range(line, min(body_start_line, last + 1)))
+            seg = 0
+            for number in range(line, last + 2):
+                if number <= last and number not in cut:
+                    seg = seg or number
+                    continue
+                if seg:
+                    blocks.append(_block("\n".join(lines[seg - line : number - line]), seg, number - 1))
+                    seg = 0
+    return blocks
 
-    def close(end: int) -> None:
-        nonlocal current
-        if current:
-            digest = hashlib.sha256("\n".join(current).encode("utf-8")).hexdigest()[:16]
-            blocks.append(Block(digest, start, end))
-        current = []
 
+_RUN = re.compile(r"^(?:[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.M)
+
+
+def _any_between(sorted_lines: Sequence[int], low: int, high: int) -> bool:
+    i = bisect_left(sorted_lines, low)
+    return i < len(sorted_lines) and sorted_lines[i] <= high
+
+
+def _block(body: str, start: int, end: int) -> Block:
+    return Block(hashlib.blake2b(body.encode("utf-8"), digest_size=8).hexdigest(), start, end)
+
+
+def _blocks_by_line(text: str, headings: Sequence[int], body_start_line: int) -> list[Block]:
+    """:func:`paragraph_blocks` line by line, for a text with code fences."""
     lines = text.split("\n")
-    for number, line in enumerate(lines, start=1):
-        if number < body_start_line:
+    # A break: a blank line or a heading line (1-based numbers; index 0 unused).
+    breaks = [True] + [not line.strip() for line in lines]
+    for number in headings:
+        if 0 < number < len(breaks):
+            breaks[number] = True
+    for number in range(1, min(body_start_line, len(breaks))):
+        breaks[number] = True
+    _join_fences(lines, breaks, body_start_line)
+    blocks: list[Block] = []
+    start = 0
+    for number in range(1, len(breaks) + 1):
+        if number < len(breaks) and not breaks[number]:
+            start = start or number
             continue
-        stripped = line.strip()
+        if start:
+            blocks.append(_block("\n".join(lines[start - 1 : number - 1]), start, number - 1))
+            start = 0
+    return blocks
+
+
+def _join_fences(lines: list[str], breaks: list[bool], body_start_line: int) -> None:
+    """A fenced code block is one block: blank lines inside it break nothing."""
+    fence: str | None = None
+    for number in range(max(body_start_line, 1), len(breaks)):
+        stripped = lines[number - 1].strip()
         if fence is not None:
-            current.append(line)
+            breaks[number] = False
             if stripped.startswith(fence):
                 fence = None
-            continue
-        if number in headings or not stripped:
-            close(number - 1)
-            continue
-        if not current:
-            start = number
-        current.append(line)
-        marker = stripped[:3]
-        if marker in _FENCES:
-            fence = marker
-    close(len(lines))
-    return blocks
+        elif not breaks[number] and stripped[:3] in _FENCES:
+            fence = stripped[:3]
 
 
 def structure_snapshot(
@@ -109,7 +155,7 @@ def structure_snapshot(
         "f": {k: v for k, v in metadata.items() if not str(k).startswith("_")},
     }
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=str)
-    return zlib.compress(raw.encode("utf-8"), 6)
+    return zlib.compress(raw.encode("utf-8"), 1)
 
 
 def load_structure(blob: bytes) -> Structure:
@@ -122,3 +168,35 @@ def load_structure(blob: bytes) -> Structure:
         tags=tuple(str(t) for t in data["t"]),
         frontmatter=dict(data["f"]),
     )
+
+
+def text_structure(text: str, kind: str) -> bytes:
+    """The snapshot of a revision from its normalised text and kind: a Markdown note's
+    headings, links, tags and frontmatter; a converted document's headings and links (its
+    metadata is not frontmatter); a plain-text or code file's blocks only."""
+    if kind in ("text", "code"):
+        return structure_snapshot(text, (), (), (), {})
+    from cairn.ingest.markdown import parse_markdown
+
+    parsed = parse_markdown(text)
+    links = [LinkRow(ln.kind, ln.target, ln.anchor, ln.alias, ln.embed, ln.line, ln.column, ln.raw)
+             for ln in parsed.links]
+    headings = [(h.level, h.text, h.line) for h in parsed.headings]
+    if kind != "markdown":
+        return structure_snapshot(text, headings, links, (), {}, parsed.body_start_line)
+    return structure_snapshot(text, headings, links, parsed.tags, parsed.frontmatter, parsed.body_start_line)
+
+
+def keep_old_revisions(store: Store, known: Iterable[KnownFile]) -> None:
+    """Before an index run replaces or deletes these documents, keep the snapshot of the
+    revision the index holds now (once per revision)."""
+    rows: list[tuple[str, str, bytes]] = []
+    for item in known:
+        if not item.active or store.revision_structure(item.docid, item.text_hash) is not None:
+            continue
+        found = store.find_document(docid=item.docid)
+        if found is None or found[1] is None or found[0].text_hash != item.text_hash:
+            continue
+        rows.append((item.docid, item.text_hash, text_structure(found[1], found[0].kind)))
+    if rows:
+        store.keep_revisions(rows)

@@ -92,7 +92,7 @@ def _encode(prepared: list[Prepared]) -> bytes:
         (
             (p.found.path, p.found.abs_path, p.found.size, p.found.mtime_ns), p.source_hash,
             None if p.doc is None else tuple(
-                [*(getattr(p.doc, name) for name in _DOC_FIELDS[:-3]), p.doc.structure,
+                [*(getattr(p.doc, name) for name in _DOC_FIELDS[:-2]),
                  tuple(tuple(link) for link in p.doc.links), tuple(tuple(row) for row in p.doc.passages)]
             ),
             p.error,
@@ -115,10 +115,10 @@ def _decode(blob: bytes) -> list[Prepared]:
         if doc is not None:
             links = tuple(LinkRow._make(r) for r in doc[-2])
             passages = tuple(PassageRow._make(r) for r in doc[-1])
-            write = DocumentWrite(*[*doc[:-3], links, passages, doc[-3]])
+            write = DocumentWrite(*[*doc[:-2], links, passages])
         out.append(Prepared(FoundFile(*found), source_hash, write, error))
     return out
 
 
 _DOC_FIELDS = tuple(f.name for f in dataclasses.fields(DocumentWrite))
-assert _DOC_FIELDS[-3:] == ("links", "passages", "structure")
+assert _DOC_FIELDS[-2:] == ("links", "passages")

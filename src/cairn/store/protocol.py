@@ -384,6 +384,10 @@ class DeltaJournal(Protocol):
         """The structure snapshot of a document revision, if kept."""
         ...
 
+    def keep_revisions(self, rows: Sequence[tuple[str, str, bytes]]) -> None:
+        """Keep (docid, text_hash, snapshot) rows of revisions (an existing one stays)."""
+        ...
+
 
 @runtime_checkable
 class SavedCapsuleStore(Protocol):

@@ -114,9 +114,6 @@ class DocumentWrite:
     headings: tuple[tuple[int, str, int], ...]  # (level, text, line)
     links: tuple[LinkRow, ...]
     passages: tuple[PassageRow, ...] = field(default=())
-    #: The revision's structure snapshot (:mod:`cairn.ingest.structure`), kept by the store
-    #: under (docid, text_hash) for ``cairn diff``; empty: none.
-    structure: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,6 +111,15 @@ class DeltaMixin(Connected):
         ).fetchone()
         return None if row is None else bytes(row[0])
 
+    def keep_revisions(self, rows: Sequence[tuple[str, str, bytes]]) -> None:
+        """Keep (docid, text_hash, snapshot) of revisions about to be replaced or deleted."""
+        now = utcnow()
+        with self.transaction():
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO revisions(docid, text_hash, seen_at, structure) VALUES (?,?,?,?)",
+                [(docid, text_hash, now, blob) for docid, text_hash, blob in rows],
+            )
+
     # --- saved capsules ------------------------------------------------------------------
 
     def save_capsule(self, record: SavedCapsuleRecord, *, replace: bool) -> None:

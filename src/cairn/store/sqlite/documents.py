@@ -83,11 +83,7 @@ class DocumentsMixin(Connected):
             fts: list[tuple[int, str, str, str]] = []
             cjk: list[tuple[int, str]] = []
             journal: list[tuple[Any, ...]] = []
-            revisions: list[tuple[str, str, str, bytes]] = []
             for doc, known, docid in writes:
-                if doc.structure:
-                    revisions.append((known.docid if known is not None else docid, doc.text_hash, now,
-                                      doc.structure))
                 common = (
                     doc.title, doc.kind, doc.converter, doc.converter_version, doc.size,
                     doc.mtime_ns, doc.source_hash, doc.text_hash, doc.encoding, doc.line_count,
@@ -166,10 +162,6 @@ class DocumentsMixin(Connected):
                 "INSERT INTO changes(run_id, kind, docid, collection, old_path, new_path, old_source_hash,"
                 " new_source_hash, old_text_hash, new_text_hash, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 journal,
-            )
-            conn.executemany(
-                "INSERT OR REPLACE INTO revisions(docid, text_hash, seen_at, structure) VALUES (?,?,?,?)",
-                revisions,
             )
             if errors:
                 self._journal_failures(collection, run_id, writes, errors, now)
