@@ -122,8 +122,8 @@ class DiffCounts(Contract):
 #: ``unknown``: the journal no longer holds the document's history (pruned).
 DiffStatus = Literal["created", "updated", "renamed", "deleted", "unchanged", "unknown"]
 #: Why a diff is incomplete: ``baseline_unavailable`` the earlier revision's structure is
-#: not kept (indexed before structures were recorded, or pruned with the journal);
-#: ``current_unavailable`` the same for the current revision.
+#: not kept (pruned with the journal, or its collection removed); ``current_unavailable``
+#: the same for the revision compared with (a document no longer in the index).
 IncompleteReason = Literal["baseline_unavailable", "current_unavailable"]
 
 
