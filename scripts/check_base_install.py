@@ -37,6 +37,7 @@ SAMPLES: dict[str, list[str]] = {
     "draft": ["draft.txt"],  # written beside the vault (the commands run in that folder)
     # agent memory (issue 14)
     "text": ["backup schedule"], "id": ["obs_000000000000"], "keep": ["clm_000000000000"],
+    "capsule": ["capsule.json"],  # knowledge delta (issue 16): context save NAME FILE
 }
 #: More invocations of some commands (flags that load an optional dependency).
 VARIANTS: dict[str, list[list[str]]] = {
@@ -50,7 +51,7 @@ VARIANTS: dict[str, list[list[str]]] = {
     "check": [["--capsule", "capsule.json"]],
 }
 #: Options a command needs to do anything at all (beyond its required parameters).
-NEEDS = {"collection configure": ["--context", "Check notes"],
+NEEDS = {"collection configure": ["--context", "Check notes"], "context watch": ["--timeout", "1"],
          "memory add": ["Check note", "A note from the base-install check."]}  # agent memory (issue 14)
 #: Commands run first, in this order (they build the state the others read), and last.
 FIRST = ["collection add", "index", "context build"]

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from cairn.contracts import SearchResponse
 from cairn.contracts.answer import AskResponse, CheckReport, VerifiedAskResponse
 from cairn.contracts.capsule import Capsule, VerifyReceipt
+from cairn.contracts.delta import ChangeFeed, DiffSummary, DocumentDiff, Impact, ReceiptList
 
 TARGET = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -26,6 +27,12 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "ask": AskResponse,
     "verified-ask": VerifiedAskResponse,
     "check": CheckReport,
+    # knowledge delta (issue 16)
+    "changes": ChangeFeed,
+    "diff": DocumentDiff,
+    "diff-summary": DiffSummary,
+    "impact": Impact,
+    "receipts": ReceiptList,
 }
 
 

@@ -81,6 +81,9 @@ SCHEMA_CHECKED = {
     "search": "search", "vsearch": "search", "query": "search", "similar": "search",
     "context_build": "capsule", "context_verify": "capsule-verify",
     "ask": "ask", "ask_verified": "verified-ask",
+    # knowledge delta (issue 16)
+    "changes": "changes", "impact": "impact", "context_reverify": "receipts",
+    "reverify_changed": "receipts", "context_receipts": "receipts",
 }
 
 

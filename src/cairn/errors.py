@@ -83,3 +83,16 @@ class ModelUnavailable(CairnError):
     code = "model_unavailable"
     exit_code = 2
     http_status = 503
+
+
+# --- knowledge delta (issue 16) -------------------------------------------------------
+
+
+class CursorExpiredError(CairnError):
+    """A change-journal cursor (or date) older than what the journal keeps, or a cursor of
+    another index: entries after it may be gone. Never a silent gap: start again without
+    a cursor (and re-read what you track)."""
+
+    code = "cursor_expired"
+    exit_code = 1
+    http_status = 410

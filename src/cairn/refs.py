@@ -110,3 +110,15 @@ def _find(store: Store, ref: str) -> tuple[DocumentRecord, str | None] | None:
         if found is not None:
             return found
     return None
+
+
+def find_any_document(store: Store, ref: str) -> tuple[DocumentRecord, str | None]:
+    """The document ``ref`` names, deleted ones included (their text is None): what
+    the knowledge delta asks about. NotFoundError if the index never had it."""
+    ref = ref.strip()
+    if not ref:
+        raise ValidationError("empty reference")
+    found = _find(store, ref)
+    if found is None:
+        raise NotFoundError(f"no document {ref!r}")
+    return found

@@ -18,8 +18,11 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from cairn.answer.service import AnswerService
+from cairn.capsule.saved import SavedCapsuleService
 from cairn.capsule.service import CapsuleService
 from cairn.config import Paths, Settings, check_index_name, load_settings, resolve_paths
+from cairn.delta.journal import retention_from_config
+from cairn.delta.service import DeltaService
 from cairn.errors import NotFoundError
 from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
 from cairn.graph.service import GraphService
@@ -92,8 +95,13 @@ class Workspace:
         link_keys = section.get("link_keys", DEFAULT_LINK_KEYS) if isinstance(section, dict) else None
         graph = GraphService(self._open_store, link_keys, document_uri)
         self._graph = graph
+        # knowledge delta (issue 16): the journal's retention is applied after every index run
+        self._delta = DeltaService(
+            self._open_store, retention_from_config(settings.raw.get("journal")),
+            lambda docid, **kw: graph.graph_neighbors(docid, **kw),
+        )
         self._indexing = IndexService(self._open_store, settings.index, self.models,
-                                      after_run=self._memory.note_index_run)
+                                      under_lock=self._delta.prune, after_run=self._memory.note_index_run)
         self._status = StatusService(self._open_store, self.index_name, self.index_path, paths.data_dir,
                                      str(settings.embed.get("backend")), self.models)
         self._retrieval = RetrievalService(
@@ -106,6 +114,7 @@ class Workspace:
         # The resident runtime (issue 16): its state; `status` shows it too.
         self._runtime = RuntimeStatusService(self._open_store, RUNTIME_HEARTBEAT_S)
         self._status.runtime_status = self._runtime.runtime_status
+        self._saved = SavedCapsuleService(self._open_store, self._capsules)  # knowledge delta (issue 16)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -213,12 +222,24 @@ class Workspace:
             index=lambda name, paths, progress: self.index(name, paths=paths, progress=progress),
             embed=lambda name, progress: self.embed(name, progress=progress),
             has_vectors=lambda: bool(self._open_store(True).vector_counts()),
-            reverify=reverify, cursor=cursor,
+            # Saved capsules citing changed documents are reverified after each index job,
+            # and index.changed events name the journal cursor (knowledge delta, issue 16).
+            reverify=reverify or (lambda docids: self.reverify_changed(docids).receipts),
+            cursor=cursor or self._delta.cursor_at,
         )
         state = open_store(self.index_path, create=True)
         chosen = settings or RuntimeSettings(heartbeat_s=RUNTIME_HEARTBEAT_S)
         return Runtime(state, ports, chosen, bus=bus,
                        lock_path=self.index_path.with_name(self.index_path.name + ".runtime.lock"))
+    # knowledge delta (issue 16): the change journal, structural diff, impact, saved capsules
+    changes = _Delegate("_delta", DeltaService.changes)
+    diff = _Delegate("_delta", DeltaService.diff)
+    impact = _Delegate("_delta", DeltaService.impact)
+    context_save = _Delegate("_saved", SavedCapsuleService.context_save)
+    context_list = _Delegate("_saved", SavedCapsuleService.context_list)
+    context_reverify = _Delegate("_saved", SavedCapsuleService.context_reverify)
+    context_receipts = _Delegate("_saved", SavedCapsuleService.context_receipts)
+    reverify_changed = _Delegate("_saved", SavedCapsuleService.reverify_changed)
 
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,

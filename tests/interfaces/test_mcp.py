@@ -23,11 +23,13 @@ SNAPSHOT = Path(__file__).parent.parent / "snapshots" / "mcp_tools_list.json"
 READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", "links", "backlinks",
               "similar", "graph_neighbors", "graph_path", "tags", "context_build", "context_verify", "ask",
               "check_draft",
-              "memory_search", "memory_show", "memory_history", "memory_export"}  # agent memory (issue 14)
+              "memory_search", "memory_show", "memory_history", "memory_export",  # agent memory (issue 14)
+              "changes", "diff", "impact", "context_list", "context_reverify", "context_receipts"}  # issue 16
 WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed",
                # agent memory (issue 14)
                "memory_add", "memory_pin", "memory_correct", "memory_resolve", "memory_signal",
-               "memory_archive", "memory_restore"}
+               "memory_archive", "memory_restore",
+               "context_save"}  # issue 16
 READ_TOOLS |= {"runtime_status"}  # the resident runtime (issue 16)
 
 

@@ -45,6 +45,14 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("memory_show", {"id": "{obs}", "project": "demo"}),
     ("memory_history", {"id": "{claim}", "project": "demo"}),
     ("memory_export", {"project": "demo", "include_archived": False}),
+    # knowledge delta (issue 16)
+    ("changes", {"limit": 5}),
+    ("changes", {"since": "2000-01-01", "collection": "notes", "limit": 3}),
+    ("diff", {"ref": "notes/index.md"}),
+    ("diff", {"since": "2000-01-01", "limit": 5}),
+    ("impact", {"ref": "notes/howto/backups.md", "depth": 2}),
+    ("context_list", {}),
+    ("context_receipts", {"limit": 5}),
 ]
 
 #: Ids of the memory records the ``fixed`` index holds (filled by the fixture).
@@ -66,6 +74,9 @@ ERROR_CASES: list[tuple[str, dict[str, Any], str]] = [
     ("search", {"query": "x", "collections": ["nope"]}, "not_found"),
     ("links", {"ref": "/etc/passwd"}, "invalid_input"),
     ("graph_path", {"a": "notes/index.md", "b": "notes/nope.md"}, "not_found"),
+    ("impact", {"ref": "notes/nope.md"}, "not_found"),
+    ("changes", {"since": "c1.nope"}, "invalid_input"),
+    ("context_receipts", {"name": "nope"}, "not_found"),
 ]
 
 
@@ -111,7 +122,9 @@ def cli_argv(name: str, args: dict[str, Any]) -> list[str]:
 def test_every_operation_has_a_cli_command_and_a_case() -> None:
     assert set(_commands()) == {op.name for op in OPERATIONS}
     # context_verify: test_context_verify_parity (the CLI reads the capsule from a file)
-    assert {name for name, _ in CASES} | {"context_verify", "check_draft"} == {op.name for op in available_operations(write=False)}
+    # context_reverify (records a receipt each time): tests/delta/test_faces.py
+    assert {name for name, _ in CASES} | {"context_verify", "check_draft", "context_reverify"} == \
+        {op.name for op in available_operations(write=False)}
     for name, args in CASES:
         cli_argv(name, args)
 
@@ -228,7 +241,13 @@ WRITES: list[tuple[str, dict[str, Any]]] = [
     ("memory_archive", {"id": "{obs}", "project": "demo"}),
     ("memory_restore", {"id": "{obs}", "project": "demo"}),
     ("memory_add", {"title": "t", "type": "rumour", "project": "demo"}),
+    ("context_save", {"name": "saved", "capsule": "{capsule}"}),  # knowledge delta (issue 16)
+    ("context_save", {"name": "saved", "capsule": "{capsule}"}),
 ]
+
+
+#: The capsule the writes save (built once from an index like the faces'; see _saved_capsule).
+_CAPSULE: dict[str, Any] = {}
 
 
 def _write_ids() -> dict[str, str]:
@@ -250,7 +269,7 @@ def _writes(root: Path) -> list[tuple[str, dict[str, Any]]]:
         text = json.dumps(args).replace("{root}", str(root))
         for key, rid in ids.items():
             text = text.replace("{" + key + "}", rid)
-        out.append((name, json.loads(text)))
+        out.append((name, {k: _CAPSULE if v == "{capsule}" else v for k, v in json.loads(text).items()}))
     return out
 
 
@@ -258,7 +277,8 @@ def _comparable(root: Path, answer: Any) -> Any:
     """The answer with the face's folder and the clock taken out."""
     def scrub(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: None if k in ("created_at", "last_indexed_at", "elapsed_ms", "updated_at", "at") else scrub(v)
+            return {k: None if k in ("created_at", "last_indexed_at", "elapsed_ms", "updated_at", "at", "saved_at")
+                    else scrub(v)
                     for k, v in value.items()}
         return [scrub(v) for v in value] if isinstance(value, list) else value
 
@@ -279,6 +299,11 @@ def test_every_write_operation_answers_the_same_on_every_face(tmp_path_factory: 
         return data if ok else {"error": data["error"]["code"]}
 
     answers: dict[str, list[Any]] = {}
+    root, home = fresh("capsule")
+    with cairn.open(home) as ws:
+        ws.add_collection(root / "extra", name="extra")
+        ws.index()
+        _CAPSULE.update(ws.context_build("alpha beta").model_dump(mode="json"))
     root, home = fresh("sdk")
     sdk: list[Any] = []
     with cairn.open(home) as ws:
@@ -292,6 +317,9 @@ def test_every_write_operation_answers_the_same_on_every_face(tmp_path_factory: 
     root, home = fresh("cli")
     cli_answers = []
     for name, args in _writes(root):
+        if name == "context_save":  # the CLI reads the capsule from a file
+            (root / "capsule.json").write_text(json.dumps(args["capsule"]), encoding="utf-8")
+            args = {**args, "capsule": str(root / "capsule.json")}
         proc = run_cli("--home", str(home), *cli_argv(name, args), "--json", check=False)
         data = json.loads(proc.stdout)
         cli_answers.append(_comparable(root, as_answer(proc.returncode == 0, data)))

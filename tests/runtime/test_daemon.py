@@ -188,3 +188,24 @@ def test_a_stop_mid_embed_puts_the_job_back_for_the_next_runtime(folder: Path) -
     finally:
         worker.close()
         reader.close()
+
+
+def test_an_edit_reverifies_the_saved_capsules_citing_it_and_names_the_journal_cursor(
+    running: tuple[Runtime, Any], folder: Path,
+) -> None:
+    """The runtime's ports are connected to the knowledge delta: after an index job, the
+    saved capsules citing a changed document are reverified (a receipt, an event), and
+    ``index.changed`` carries the cursor ``changes`` accepts."""
+    _, reader = running
+    capsule = reader.context_build("zeppelins", budget_tokens=200)
+    reader.context_save("watched", capsule)
+    (folder / "alpha.md").write_text("# Alpha\n\nThe first note now mentions balloons.\n")
+
+    def receipts() -> list[Any]:
+        return [r for r in reader.context_receipts("watched").receipts if r.status == "stale"]
+
+    wait_for(lambda: bool(receipts()))
+    wait_for(lambda: any(e.kind == "capsule.reverified" for e in reader.runtime_events().events))
+    changed = [e for e in reader.runtime_events().events if e.kind == "index.changed"]
+    feed = reader.changes(changed[-1].data["cursor"])  # type: ignore[attr-defined]
+    assert feed.changes == [] and feed.cursor == changed[-1].data["cursor"]  # type: ignore[attr-defined]

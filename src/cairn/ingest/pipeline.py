@@ -26,6 +26,7 @@ from cairn.ingest.prepare import (
     make_docid,
     prepare_file,
 )
+from cairn.ingest.structure import keep_old_revisions
 from cairn.ingest.walker import FoundFile, walk_collection
 from cairn.ingest.workers import Job, _decode, _init_worker, _prepare_in_worker, _start_method
 from cairn.store.protocol import Store
@@ -190,7 +191,7 @@ class Indexer:
             settle()
             if batch or touches or errors or cleared:
                 pending = writer.submit(
-                    self.store.write_documents, collection, run_id, batch, touches, errors, cleared
+                    self._write_batch, collection, run_id, batch, touches, errors, cleared
                 )
                 batch_limit = min(batch_limit * 2, self.limits.batch_files)
             batch, touches, errors, cleared = [], [], [], []
@@ -261,11 +262,21 @@ class Indexer:
             settle()
         finally:
             writer.shutdown(wait=True)
+        keep_old_revisions(self.store, missing.values())
         counts.removed += self.store.deactivate_documents(collection, run_id, missing.values())
         keep = present | {p for p, _, _ in refused}
         if scope is not None:  # errors of files outside a partial walk stay as they are
             keep |= {p for name, p, *_ in self.store.file_errors(limit=1 << 62) if name == collection.name and not scope(p)}
         self.store.clear_errors_except(collection.id, keep)
+
+    def _write_batch(
+        self, collection: CollectionRecord, run_id: int, batch: list[tuple[DocumentWrite, KnownFile | None, str]],
+        touches: list[tuple[int, int, int]], errors: list[FileFailure], cleared: list[str],
+    ) -> int:
+        """Write one batch (in the writer thread); first keep the structure of the revisions
+        it replaces, for ``cairn diff``."""
+        keep_old_revisions(self.store, [known for _, known, _ in batch if known is not None])
+        return self.store.write_documents(collection, run_id, batch, touches, errors, cleared)
 
     def _prepare_all(self, jobs: list[Job], vanished: frozenset[str]) -> Iterator[Prepared]:
         """Prepare files in order; large runs fan out to one worker process per core.

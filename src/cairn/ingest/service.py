@@ -12,7 +12,7 @@ from cairn import contracts as c
 from cairn.config import DEFAULT_INCLUDE, IndexSettings
 from cairn.errors import BusyError, ConflictError, NotFoundError, ValidationError
 from cairn.refs import document_uri
-from cairn.store.protocol import StoreOpener
+from cairn.store.protocol import Store, StoreOpener
 from cairn.store.records import CollectionRecord
 
 if TYPE_CHECKING:
@@ -28,13 +28,16 @@ COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 class IndexService:
     """Collections of one index and bringing the index up to date with their files."""
 
-    def __init__(self, open_store: StoreOpener, settings: IndexSettings, models: ModelHub,
+    def __init__(self, open_store: StoreOpener, settings: IndexSettings, models: ModelHub, *,
+                 under_lock: Callable[[Store], object] | None = None,
                  after_run: Callable[[int], object] | None = None) -> None:
-        """``after_run(run_id)`` is called after each completed index run (agent memory's
-        source-changed signals, issue 14)."""
+        """``under_lock(store)`` is called after each index run with the writer lock still
+        held (the change journal's retention, issue 16); ``after_run(run_id)`` after each
+        completed run, the lock released (agent memory's source-changed signals, issue 14)."""
         self._open_store = open_store
         self._settings = settings
         self._models = models
+        self._under_lock = under_lock
         self._after_run = after_run
 
     # --- collections -------------------------------------------------------------------
@@ -141,6 +144,8 @@ class IndexService:
             run_id, counts, elapsed = Indexer(store, self.limits(), estimate_tokens).run(
                 records, progress, paths, retry_failed=retry_failed
             )
+            if self._under_lock is not None:
+                self._under_lock(store)
         finally:
             store.release_writer()
         if self._after_run is not None:

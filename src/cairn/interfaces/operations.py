@@ -343,6 +343,57 @@ class MemoryResolveInput(OpInput):
 class MemorySignalInput(MemoryIdInput):
     kind: _SIGNAL_KINDS = Field(description="The outcome.")
     note: MemoryNote | None = None
+# --- knowledge delta (issue 16) -------------------------------------------------------------
+
+Since = Annotated[str, Field(min_length=1, max_length=200,
+                             description="A cursor from an earlier answer, or an ISO date or datetime.")]
+CapsuleName = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+                                   description="A saved capsule's name (letters, digits, '.', '_', '-').")]
+
+
+class ChangesInput(OpInput):
+    since: Since | None = Field(None, description="Entries after this cursor (from an earlier answer) or since "
+                                                  "this date; default: everything the journal keeps.")
+    collection: Name | None = Field(None, description="Only this collection.")
+    limit: int = Field(100, ge=1, le=1000, description="At most this many entries.")
+
+
+class DiffInput(OpInput):
+    ref: Ref | None = Field(None, description="A document (cairn://collection/path, collection/path or a docid); "
+                                              "without one, every document changed since `since`.")
+    since: Since | None = Field(None, description="Compare with the state at this cursor or date "
+                                                  "(default: the document's previous revision).")
+    collection: Name | None = Field(None, description="Without ref: only this collection.")
+    limit: int = Field(100, ge=1, le=1000, description="Without ref: at most this many documents.")
+
+
+class ImpactInput(OpInput):
+    ref: Ref
+    depth: int = Field(2, ge=1, le=5, description="Backlinks followed (1-5 links away).")
+    max_nodes: int = Field(200, ge=1, le=10_000, description="At most this many linking documents.")
+
+
+class ContextSaveInput(OpInput):
+    name: CapsuleName
+    capsule: dict[str, Any] = Field(description="A capsule exactly as context_build returned it.")
+    replace: bool = Field(False, description="Overwrite a capsule saved under this name.")
+
+
+class ContextReverifyInput(OpInput):
+    names: list[CapsuleName] = Field(default_factory=list, max_length=100,
+                                     description="Saved capsules to reverify (default: all).")
+
+
+class ContextReceiptsInput(OpInput):
+    name: CapsuleName | None = Field(None, description="Only this saved capsule.")
+    after: int = Field(0, ge=0, le=2**62, description="Receipts after this receipt id (a previous cursor).")
+    limit: int = Field(100, ge=1, le=1000, description="At most this many receipts.")
+
+
+def _context_save(ws: Any, args: dict[str, Any]) -> BaseModel:
+    result: BaseModel = ws.context_save(args["name"], _capsule_text(args["capsule"]),
+                                        replace=args.get("replace", False))
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,6 +455,7 @@ class Operation:
 _C = "cairn.contracts"
 _G = "cairn.contracts.graph"
 _M = "cairn.contracts.memory"
+_D = "cairn.contracts.delta"
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation("search", "search", SearchInput, f"{_C}:SearchResponse", route="/v1/search",
@@ -451,6 +503,26 @@ OPERATIONS: tuple[Operation, ...] = (
               route="/v1/check", call=_check_draft, idempotent=True,
               description="Check a draft (e.g. your own answer): each claim's verdict with the evidence "
                           "span it aligns with, against a saved capsule or evidence retrieved per claim."),
+    # Knowledge delta (issue 16). context_reverify records a receipt, yet reads only: read-only.
+    Operation("changes", "changes", ChangesInput, f"{_D}:ChangeFeed", route="/v1/changes",
+              description="Document changes (create, update, rename, delete, reactivate, fail; old and new "
+                          "hashes) after a cursor or date, and the next cursor; a too old cursor: cursor_expired."),
+    Operation("diff", "diff", DiffInput, f"{_D}:DocumentDiff|{_D}:DiffSummary", route="/v1/diff",
+              description="Structural diff of a document (headings, passages with line spans, links, tags, "
+                          "frontmatter) since its previous revision or a cursor/date; no ref: one summary per "
+                          "document."),
+    Operation("impact", "impact", ImpactInput, f"{_D}:Impact", route="/v1/impact",
+              description="What depends on a document: documents linking to it (several hops) and saved "
+                          "capsules citing it, each with the links that connect it."),
+    Operation("context_list", "context_list", NoInput, f"{_D}:SavedCapsuleList", route="/v1/context/list",
+              description="Saved capsules with the documents they cite and their latest receipt."),
+    Operation("context_reverify", "context_reverify", ContextReverifyInput, f"{_D}:ReceiptList",
+              route="/v1/context/reverify", idempotent=False,
+              description="Re-check saved capsules against the current files (no model) and record a receipt "
+                          "for each: fresh, or stale with the evidence that no longer stands."),
+    Operation("context_receipts", "context_receipts", ContextReceiptsInput, f"{_D}:ReceiptList",
+              route="/v1/context/receipts",
+              description="Receipts of saved capsules after a receipt id, oldest first (poll to watch a capsule)."),
     # Writes: only with --enable-write.
     Operation("capture", "capture", CaptureInput, "cairn.contracts.capture:CaptureResult", route="/v1/capture",
               description="Write a NEW Markdown note into a collection's folder (never overwrites), then index it.",
@@ -512,6 +584,11 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("runtime_status", "runtime_status", NoInput, f"{_C}:RuntimeStatus", route="/v1/runtime/status",
               description="Whether a runtime (cairn daemon / serve) keeps the index current: running or "
                           "stopped (stale heartbeat), its lag, last error and job counts."),
+    # Knowledge delta (issue 16): a capsule saved into the index (never into the user's files).
+    Operation("context_save", "context_save", ContextSaveInput, f"{_D}:SavedCapsule", route="/v1/context/save",
+              call=_context_save,
+              description="Save a capsule under a name in the index, to reverify it later (context_reverify).",
+              read_only=False, destructive=False, idempotent=False, write=True),
 )
 
 

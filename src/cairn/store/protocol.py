@@ -27,10 +27,13 @@ from cairn.store.records import (
     JobKind,
     JobRecord,
     JobState,
+    JournalState,
     KnownFile,
     LinkRow,
     NoteRow,
     PassageHit,
+    ReceiptRecord,
+    SavedCapsuleRecord,
     SearchFilter,
 )
 from cairn.text.query import ParsedQuery
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CollectionStore",
+    "DeltaJournal",
     "DocumentStore",
     "EventLog",
     "JobQueue",
@@ -48,6 +52,7 @@ __all__ = [
     "MemoryStore",
     "RunJournal",
     "RuntimeBeat",
+    "SavedCapsuleStore",
     "Store",
     "StoreLifecycle",
     "VectorIndex",
@@ -426,6 +431,9 @@ class MemoryStore(Protocol):
 
     def run_changes(self, run_id: int) -> list[ChangeRecord]:
         """The change journal entries of one index run, oldest first."""
+        ...
+
+
 # --- the resident runtime (issue 16) -------------------------------------------------
 
 
@@ -475,6 +483,43 @@ class JobQueue(Protocol):
         ...
 
 
+# --- knowledge delta (issue 16) -------------------------------------------------------------
+
+
+@runtime_checkable
+class DeltaJournal(Protocol):
+    """Reading and pruning the change journal; the structure of document revisions."""
+
+    def journal_state(self) -> JournalState:
+        """The journal's epoch, last position and retention marks."""
+        ...
+
+    def journal_entries(
+        self, *, after: int = 0, through: int | None = None, since_at: str | None = None,
+        collection: str | None = None, docid: str | None = None, limit: int = 1000,
+    ) -> list[ChangeRecord]:
+        """Entries after ``after`` up to ``through`` (inclusive), at or after ``since_at``,
+        of one collection or document, oldest first."""
+        ...
+
+    def last_document_change(self, docid: str) -> ChangeRecord | None:
+        """The latest create, update, reactivate or delete entry of ``docid``."""
+        ...
+
+    def prune_journal(self, max_age_days: int, max_entries: int) -> int:
+        """Apply retention (age, count); record how far it pruned; drop unreferenced
+        revision structures. Returns the entries dropped."""
+        ...
+
+    def revision_structure(self, docid: str, text_hash: str) -> bytes | None:
+        """The structure snapshot of a document revision, if kept."""
+        ...
+
+    def keep_revisions(self, rows: Sequence[tuple[str, str, bytes]]) -> None:
+        """Keep (docid, text_hash, snapshot) rows of revisions (an existing one stays)."""
+        ...
+
+
 @runtime_checkable
 class RuntimeBeat(Protocol):
     """The heartbeat of the runtime attached to an index."""
@@ -514,11 +559,42 @@ class EventLog(Protocol):
 
 
 @runtime_checkable
+class SavedCapsuleStore(Protocol):
+    """Capsules saved by name and the receipts of their reverification."""
+
+    def save_capsule(self, record: SavedCapsuleRecord, *, replace: bool) -> None:
+        """Store a capsule under its name; ConflictError if taken and not ``replace``."""
+        ...
+
+    def delete_capsule(self, name: str) -> None:
+        """Forget a saved capsule and its receipts; NotFoundError if unknown."""
+        ...
+
+    def saved_capsules(self, names: Sequence[str] | None = None) -> list[SavedCapsuleRecord]:
+        """Saved capsules by name (all when None); NotFoundError for an unknown name."""
+        ...
+
+    def capsules_citing(self, docids: Sequence[str]) -> dict[str, list[str]]:
+        """Names of the saved capsules citing each docid."""
+        ...
+
+    def add_receipt(self, name: str, capsule_id: str, status: str, stale: str) -> ReceiptRecord:
+        """Record one reverification."""
+        ...
+
+    def receipts(self, names: Sequence[str] | None = None, *, after: int = 0, limit: int = 100,
+                 latest: bool = False) -> list[ReceiptRecord]:
+        """Receipts after id ``after``, oldest first; ``latest``: the newest per capsule."""
+        ...
+
+
+@runtime_checkable
 class Store(
     StoreLifecycle, WriterLock, CollectionStore, DocumentStore, LexicalIndex, VectorIndex,
     LinkStore, RunJournal,
     MemoryStore,  # agent memory (issue 14)
     JobQueue, RuntimeBeat, EventLog,  # the resident runtime (issue 16)
+    DeltaJournal, SavedCapsuleStore,  # knowledge delta (issue 16)
     Protocol,
 ):
     """Everything one index holds: every concern above, one backend."""

@@ -175,8 +175,8 @@ class ChangeRecord:
 
     seq: int  # monotonic position in the journal
     run_id: int
-    kind: str  # create | update | rename | delete | reactivate
-    docid: str
+    kind: str  # create | update | rename | delete | reactivate | fail
+    docid: str  # "" for a file that failed before it was ever indexed
     collection: str
     old_path: str | None
     new_path: str | None
@@ -185,6 +185,7 @@ class ChangeRecord:
     old_text_hash: str | None
     new_text_hash: str | None
     at: str
+    detail: str | None = None  # fail: the error code
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,3 +242,44 @@ class EventRecord:
     kind: str
     data: dict[str, Any]
     at: str
+# --- knowledge delta (issue 16) ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JournalState:
+    """Where the change journal stands: its epoch (random per index, so a cursor of
+    another index is recognised), its last position, and how far retention pruned it."""
+
+    epoch: str
+    last_seq: int
+    #: Highest position pruned (0: nothing pruned yet); a cursor below it has lost entries.
+    pruned_through: int
+    #: Time of the latest pruned entry (None: nothing pruned yet).
+    pruned_until: str | None
+    #: Time of the oldest entry kept (None: the journal is empty).
+    oldest_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SavedCapsuleRecord:
+    """A capsule saved under a name: its canonical JSON (signed, as built) and the
+    documents it cites."""
+
+    name: str
+    capsule_id: str
+    goal: str
+    capsule: str
+    saved_at: str
+    docids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptRecord:
+    """One reverification of a saved capsule: fresh or stale, with the stale items (JSON)."""
+
+    id: int
+    name: str
+    capsule_id: str
+    status: str  # fresh | stale
+    stale: str  # JSON list
+    checked_at: str

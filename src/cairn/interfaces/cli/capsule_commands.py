@@ -82,6 +82,17 @@ def _print_canonical(capsule: Capsule) -> None:
     click.echo(canonical_json(capsule).decode("utf-8"))
 
 
+def _build_and_save(op: Operation, workspace: Workspace, args: dict[str, Any], fmt: str | None) -> Any:
+    """``--save NAME``: the capsule built is also saved under NAME."""
+    from cairn.capsule.canonical import canonical_json
+
+    name = args.pop("save", None)
+    capsule = op.call_with(workspace, args)
+    if name is not None:
+        workspace.context_save(name, canonical_json(capsule))
+    return capsule
+
+
 operation_command(
     context, "context_build", "build", help="Build a Context Capsule of evidence for GOAL within a budget.",
     params=[
@@ -93,10 +104,12 @@ operation_command(
                      help="Candidate passages considered."),
         scope_filters,
         _graph_option(_BUILD),
+        click.option("--save", metavar="NAME", default=None,
+                     help="Also save the capsule under NAME (see context list / reverify)."),
         output_options("json", "md", json_help="Print the capsule's canonical JSON.",
                        md_help="Print Markdown (evidence fenced)."),
     ],
-    render=_print_capsule, dump=_print_canonical,
+    render=_print_capsule, dump=_print_canonical, call=_build_and_save,
 )
 
 

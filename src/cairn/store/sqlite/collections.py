@@ -46,6 +46,14 @@ class CollectionsMixin(Connected):
                 "SELECT count(*) FROM documents WHERE collection_id = ?", (collection.id,)
             ).fetchone()[0]
             self.delete_passages_where("d.collection_id = ?", (collection.id,))
+            # Journalled as deletions (run 0: no index run), so a reader of the journal
+            # sees the documents go.
+            self.conn.execute(
+                "INSERT INTO changes(run_id, kind, docid, collection, old_path, old_source_hash,"
+                " old_text_hash, at) SELECT 0, 'delete', docid, ?, path, source_hash, text_hash, ?"
+                " FROM documents WHERE collection_id = ? AND active = 1 ORDER BY path",
+                (collection.name, utcnow(), collection.id),
+            )
             self.conn.execute("DELETE FROM documents WHERE collection_id = ?", (collection.id,))
             self.conn.execute("DELETE FROM collections WHERE id = ?", (collection.id,))
         return int(count)

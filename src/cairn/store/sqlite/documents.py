@@ -163,6 +163,8 @@ class DocumentsMixin(Connected):
                 " new_source_hash, old_text_hash, new_text_hash, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 journal,
             )
+            if errors:
+                self._journal_failures(collection, run_id, writes, errors, now)
             if touches:
                 conn.executemany(
                     "UPDATE documents SET size = ?, mtime_ns = ? WHERE id = ?",
@@ -181,6 +183,38 @@ class DocumentsMixin(Connected):
                     [(collection.id, path) for path in cleared],
                 )
         return len(passages)
+
+    def _journal_failures(
+        self, collection: CollectionRecord, run_id: int,
+        writes: Sequence[tuple[DocumentWrite, KnownFile | None, str]], errors: Sequence[FileFailure], now: str,
+    ) -> None:
+        """Journal each file that newly fails (inside the batch's transaction, before its
+        error is recorded): once per failure, not on every run that finds it failing still
+        (a new code or new bytes is a new failure). A warning of a document written in this
+        batch is not a failure."""
+        written = {doc.path for doc, _, _ in writes}
+        for failure in map(FileFailure._make, errors):
+            if failure.path in written:
+                continue
+            recorded = self.conn.execute(
+                "SELECT code, source_hash FROM file_errors WHERE collection_id = ? AND path = ?",
+                (collection.id, failure.path),
+            ).fetchone()
+            if recorded is not None and recorded[0] == failure.code and recorded[1] == failure.source_hash:
+                continue
+            doc = self.conn.execute(
+                "SELECT docid, source_hash, text_hash FROM documents WHERE collection_id = ? AND path = ?"
+                " AND active = 1",
+                (collection.id, failure.path),
+            ).fetchone()
+            docid, source_hash, text_hash = doc if doc is not None else ("", None, None)
+            self.conn.execute(
+                "INSERT INTO changes(run_id, kind, docid, collection, old_path, new_path, old_source_hash,"
+                " new_source_hash, old_text_hash, new_text_hash, at, detail)"
+                " VALUES (?, 'fail', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_id, docid, collection.name, failure.path if doc is not None else None, failure.path,
+                 source_hash, failure.source_hash, text_hash, None, now, failure.code),
+            )
 
     def rename_document(
         self, collection: CollectionRecord, run_id: int, known: KnownFile, new_path: str,

@@ -315,6 +315,53 @@ MIGRATIONS: tuple[Migration, ...] = (
         );
         """,
     ),
+    # --- knowledge delta (issue 16) ---
+    Migration(
+        8,
+        "knowledge delta: journal epoch and failure detail, revision structures, saved capsules",
+        """
+        -- A random id per index: a journal cursor names it, so a cursor from another index
+        -- (or an index rebuilt from scratch) is recognised instead of read as a position.
+        INSERT OR IGNORE INTO meta(key, value) VALUES ('journal_epoch', lower(hex(randomblob(8))));
+        -- fail: the error code of the failed file.
+        ALTER TABLE changes ADD COLUMN detail TEXT;
+        CREATE INDEX IF NOT EXISTS changes_at ON changes(at);
+        -- One compact structure snapshot per document revision (headings, paragraph block
+        -- hashes and spans, links, tags, frontmatter; never the body): the "before" side of
+        -- a structural diff. Pruned with the journal.
+        CREATE TABLE revisions (
+            docid TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            seen_at TEXT NOT NULL,
+            structure BLOB NOT NULL,         -- zlib-compressed JSON (cairn.ingest.structure)
+            PRIMARY KEY (docid, text_hash)
+        ) WITHOUT ROWID;
+        -- Capsules saved by name, their canonical JSON exactly as built (signed).
+        CREATE TABLE saved_capsules (
+            name TEXT PRIMARY KEY,
+            capsule_id TEXT NOT NULL,
+            goal TEXT NOT NULL,
+            capsule TEXT NOT NULL,
+            saved_at TEXT NOT NULL
+        );
+        CREATE TABLE saved_capsule_sources (
+            name TEXT NOT NULL REFERENCES saved_capsules(name) ON DELETE CASCADE,
+            docid TEXT NOT NULL,
+            PRIMARY KEY (name, docid)
+        ) WITHOUT ROWID;
+        CREATE INDEX saved_capsule_sources_docid ON saved_capsule_sources(docid);
+        -- One row per reverification of a saved capsule.
+        CREATE TABLE capsule_receipts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL REFERENCES saved_capsules(name) ON DELETE CASCADE,
+            capsule_id TEXT NOT NULL,
+            status TEXT NOT NULL,            -- fresh | stale
+            stale TEXT NOT NULL,             -- JSON list of the stale evidence items
+            checked_at TEXT NOT NULL
+        );
+        CREATE INDEX capsule_receipts_name ON capsule_receipts(name, id);
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -44,7 +44,7 @@ class RunsMixin(Connected):
         """Journal entries after position ``after`` (0: from the start), oldest first."""
         rows = self.conn.execute(
             "SELECT seq, run_id, kind, docid, collection, old_path, new_path, old_source_hash,"
-            " new_source_hash, old_text_hash, new_text_hash, at FROM changes WHERE seq > ?"
+            " new_source_hash, old_text_hash, new_text_hash, at, detail FROM changes WHERE seq > ?"
             " ORDER BY seq LIMIT ?",
             (after, limit),
         ).fetchall()

@@ -21,6 +21,7 @@ from pathlib import Path
 from cairn.errors import BusyError, NotFoundError, StoreError
 from cairn.store.sqlite.base import utcnow
 from cairn.store.sqlite.collections import CollectionsMixin
+from cairn.store.sqlite.delta import DeltaMixin
 from cairn.store.sqlite.documents import DocumentsMixin
 from cairn.store.sqlite.fts import LexicalMixin
 from cairn.store.sqlite.jobs import JobsMixin  # the resident runtime (issue 16)
@@ -46,6 +47,7 @@ class SQLiteStore(
     CollectionsMixin, DocumentsMixin, LexicalMixin, VectorsMixin, LinksMixin, RunsMixin,
     MemoryMixin,  # agent memory (issue 14)
     JobsMixin,  # the resident runtime (issue 16)
+    DeltaMixin,  # knowledge delta (issue 16)
 ):
     """All persistent state of one index, in one SQLite file: the
     :class:`~cairn.store.protocol.Store` protocol, one mixin per concern."""

@@ -1,0 +1,1 @@
+"""The knowledge delta: the change journal, structural diffs and impact."""
