@@ -41,18 +41,21 @@ the one-slot contradictions are found by :mod:`cairn.answer.conflicts`.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 
+from cairn.answer.cjk_order import cjk_pairs
+from cairn.answer.gaps import gaps
 from cairn.answer.tokens import (
     _ARTICLES,
-    _CJK_CONJ,
     _CLAUSE_STOPS,
-    _NEGATIONS,
+    _FINITE,
     _PREPOSITIONS,
     _QUALIFIERS,
     _RELATION_STEMS,
     _RELATIONS,
     AccountToken,
+    _same,
     account_tokens,
 )
 
@@ -77,24 +80,8 @@ def _present(t: AccountToken, text: str) -> bool:
     return (t.kind, t.key) in keys or (t.kind == "w" and len(t.stem) >= 3 and t.stem in stems)
 
 
-def _same(c: AccountToken, e: AccountToken) -> bool:
-    if c.kind != e.kind:
-        return False
-    if c.key == e.key:
-        return True
-    return c.kind == "w" and c.stem == e.stem and len(c.stem) >= 3
-
-
 def _is_relation(t: AccountToken) -> bool:
     return t.kind == "w" and (t.key in _RELATIONS or t.stem.startswith(_RELATION_STEMS))
-
-
-def _is_conj(t: AccountToken) -> bool:
-    return (
-        (t.kind == "w" and t.key in ("and", "or"))
-        or (t.kind == "p" and t.key in ",、")
-        or (t.kind == "c" and t.key in _CJK_CONJ)
-    )
 
 
 def _group(ev: tuple[AccountToken, ...], at: int, step: int) -> list[int]:
@@ -227,6 +214,62 @@ def account(
     heading: str = "",
     code_glue: bool = False,
 ) -> str | None:
+    """As :func:`_account`; a claim of two coordinated clauses whose second refers back
+    with "it"/"them" ("Yara Haddad seconded the approval and Kofi Mensah proposed it")
+    is also accounted clause by clause, with the pronoun read as the first clause's
+    object, against the evidence's clauses read the same way: the clauses may come in
+    the other order, but each keeps its own subject, verb and object."""
+    problem = _account(
+        claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue
+    )
+    if problem is None or table:
+        return problem
+    claim_clauses = _resolve_pronoun(claim_text)
+    if claim_clauses is None:
+        return problem
+    ev_clauses = [
+        c
+        for sent in re.split(r"(?<=[.;!?])\s+", evidence_text)
+        for c in (_resolve_pronoun(sent) or [sent])
+    ]
+    for clause in claim_clauses:
+        if not any(
+            _account(clause, ev, heading=heading, code_glue=code_glue) is None
+            for ev in ev_clauses
+        ):
+            return problem
+    return None
+
+
+_COORD_PRONOUN_RE = re.compile(r"^(?P<a>.+?),? and (?P<b>.+)$")
+_PRONOUN_RE = re.compile(r"\b(it|them)\b")
+_LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
+
+
+def _resolve_pronoun(text: str) -> list[str] | None:
+    """"A proposed the budget and B approved it" -> ["A proposed the budget", "B approved
+    the budget"]; None unless the text is two clauses joined by "and" whose second has
+    one "it"/"them" and whose first ends in a noun phrase with an article."""
+    m = _COORD_PRONOUN_RE.match(text.strip().rstrip(".!?").strip())
+    if m is None:
+        return None
+    first, second = m.group("a").strip(), m.group("b").strip()
+    if len(_PRONOUN_RE.findall(second)) != 1 or _PRONOUN_RE.search(first):
+        return None
+    np = _LAST_NP_RE.search(first)
+    if np is None:
+        return None
+    return [first, _PRONOUN_RE.sub(np.group(), second)]
+
+
+def _account(
+    claim_text: str,
+    evidence_text: str,
+    *,
+    table: bool = False,
+    heading: str = "",
+    code_glue: bool = False,
+) -> str | None:
     """``None`` when ``evidence_text`` accounts for every token of ``claim_text`` (see
     the module docstring), else a short description of the first unaccounted token.
 
@@ -246,15 +289,22 @@ def account(
     claim = [t for t in claim_all if t.kind != "p"]
     if not claim:
         return "nothing to account for"
-    for t in claim:  # fast path: most units lack some word of the claim
+    measured = _measure_verbs(claim) if table else set()
+    for i, t in enumerate(claim):  # fast path: most units lack some word of the claim
         if not _present(t, evidence_text) and not (
             (heading and _present(t, heading))
+            or i in measured
             or (t.kind == "w" and (t.key in _TABLE_GLUE or t.key in _CODE_GLUE))
             or (t.kind == "w" and t.key.startswith("be:"))
         ):
             return f"{t.text!r} not in the evidence"
     if table:
-        claim = [t for t in claim if not (t.kind == "w" and t.key in _TABLE_GLUE)]
+        glue = _measure_verbs(claim)
+        claim = [
+            t
+            for i, t in enumerate(claim)
+            if not (t.kind == "w" and t.key in _TABLE_GLUE) and i not in glue
+        ]
     if heading:
         named = [
             t
@@ -319,7 +369,7 @@ def account(
                 break
         if not ok:
             return f"{t.text!r} relates other things in the evidence"
-    if any(t.kind == "c" for t in claim) and not _cjk_pairs(claim_all, ev):
+    if any(t.kind == "c" for t in claim) and not cjk_pairs(claim_all, ev):
         return "the characters are not in this order in the evidence"
     # The copied part: choose the tightest placement around each anchor.
     anchor_i = min(range(len(claim)), key=lambda i: len(cands[i]))
@@ -338,7 +388,10 @@ def account(
             free = [p for p in pos if p not in chosen] or pos
             picks[i] = min(free, key=lambda p: (abs(p - expected), p))
             chosen.add(picks[i])
-        problem = _gaps(ev, chosen)
+        # Claim neighbours placed apart in the evidence: what lies between them there is
+        # inserted into the claim's phrase ("median latency [to X] fell").
+        adjacent = {(picks[i], picks[i + 1]) for i in range(len(picks) - 1)}
+        problem = gaps(ev, chosen, adjacent=None if code_glue else adjacent)
         if problem is None:
             return None
         reason = problem
@@ -369,29 +422,6 @@ def unaccounted(claim_text: str, evidence_text: str) -> list[AccountToken]:
     ]
 
 
-_FINITE = frozenset(
-    [
-        "be:present",
-        "be:past",
-        "have",
-        "had",
-        "been",
-        "be",
-        "will",
-        "would",
-        "shall",
-        "must",
-        "may",
-        "might",
-        "can",
-        "could",
-        "should",
-        "does",
-        "do",
-        "did",
-        "cannot",
-    ]
-)
 _CODE_GLUE = frozenset(
     ["to", "run", "use", "using", "with", "by", "running", "execute", "type", "command"]
 )
@@ -416,174 +446,41 @@ _TABLE_GLUE = frozenset(
         "need",
         "uses",
         "use",
+        "in",
+        "on",
+        "via",
     ]
 )
 
 
-def _cjk_pairs(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> bool:
-    """Each clause of a CJK claim lies in one clause of the evidence, each of its
-    coordinated items ("、", "和" separate them) as a contiguous run there."""
-    for clause in _cjk_clauses(claim):
-        segments = _cjk_segments(clause)
-        coordinated = len(segments) > 1
-        if not any(
-            all(_contains(ev_clause, seg, coordinated) for seg in segments)
-            for ev_clause in _cjk_clauses(list(ev))
-        ):
-            return False
-    return True
+#: Verbs that only state a measured value, by the dimension of the value they take:
+#: in a table reading, "weighs 1.10 kg" is the Weight cell, "costs €980" the Price cell,
+#: "runs at 1 Gbit/s" a link speed, "lasts 9 h" a duration. Only before a quantity of
+#: that dimension (a preposition between allowed), never before a plain number.
+_MEASURE_VERBS: dict[str, tuple[str, ...]] = {
+    "weigh": ("q:mass:",),
+    "cost": ("q:cur",),
+    "run": ("q:time:", "q:bitrate:"),
+    "ran": ("q:time:", "q:bitrate:"),
+    "last": ("q:time:", "q:months:"),
+    "tak": ("q:time:",),
+    "took": ("q:time:",),
+}
 
 
-def _cjk_clauses(tokens: list[AccountToken]) -> list[list[AccountToken]]:
-    out: list[list[AccountToken]] = [[]]
-    for t in tokens:
-        if t.kind == "p" and t.key != "、":
-            out.append([])
-        else:
-            out[-1].append(t)
-    return [c for c in out if c]
-
-
-def _cjk_segments(clause: list[AccountToken]) -> list[list[AccountToken]]:
-    out: list[list[AccountToken]] = [[]]
-    for t in clause:
-        if _is_conj(t):
-            out.append([])
-        elif not (t.kind == "w" and t.key in _ARTICLES):
-            out[-1].append(t)
-    return [s for s in out if s]
-
-
-def _contains(hay: list[AccountToken], seg: list[AccountToken], split: bool = False) -> bool:
-    """``seg`` is a contiguous run of ``hay``; with ``split`` (an item of a reordered
-    coordination carrying the shared predicate) it may be two runs."""
-    n = len(seg)
-    if any(all(_same(seg[j], hay[i + j]) for j in range(n)) for i in range(len(hay) - n + 1)):
-        return True
-    return split and any(_contains(hay, seg[:k]) and _contains(hay, seg[k:]) for k in range(1, n))
-
-
-def _gaps(ev: tuple[AccountToken, ...], chosen: set[int]) -> str | None:
-    lo, hi = min(chosen), max(chosen)
-    # Right before the copied part: a qualifier of it, or a modifier of its first word
-    # ("primary" in "the primary on-call engineer") must be copied too.
-    k = lo - 1
-    while k >= 0 and ev[k].kind == "w" and ev[k].key in _ARTICLES:
-        k -= 1
-    if k >= 0 and lo + 1 in chosen:
-        t = ev[k]
-        if (
-            t.kind in ("w", "n", "c")
-            and not _is_conj(t)
-            and not (t.kind == "w" and (t.key in _PREPOSITIONS or t.key in _SUBORDINATORS))
-        ):
-            return f"the evidence says {t.text!r} before it"
-    k = lo - 1
-    seen = 0
-    while k >= 0 and seen < 3:
-        t = ev[k]
-        if t.kind == "p" and t.key in _CLAUSE_STOPS:
-            break
-        if (
-            t.kind == "w"
-            and t.key in _QUALIFIERS
-            and t.key not in ("than", "over", "about", "around")
-        ):
-            return f"the evidence says {t.text!r} before it"
-        if _cjk_qualifier(ev, k):
-            return f"the evidence says {t.text!r} before it"
-        if t.kind != "p":
-            seen += 1
-        k -= 1
-    run: list[int] = []
-    for k in range(lo, hi + 2):
-        if k <= hi and k not in chosen:
-            t = ev[k]
-            if not (t.kind == "w" and t.key in _ARTICLES):
-                run.append(k)
+def _measure_verbs(claim: list[AccountToken]) -> set[int]:
+    """Positions of the claim's measure verbs and their prepositions ("runs at",
+    "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``)."""
+    out: set[int] = set()
+    for i, t in enumerate(claim):
+        dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
+        if dims is None:
             continue
-        if run:
-            problem = _gap_problem(ev, run, lo, hi)
-            if problem:
-                return problem
-            run = []
-    return None
-
-
-_REPORTING = ("reveal", "show", "found", "find", "demonstrat", "confirm", "report")
-_FRAME = frozenset(["that", "it", "to", "this", "these", "them"])
-_SUBORDINATORS = frozenset(
-    [
-        "that",
-        "when",
-        "if",
-        "where",
-        "while",
-        "whereas",
-        "because",
-        "since",
-        "although",
-        "though",
-        "but",
-        "however",
-        "thus",
-        "therefore",
-        "hence",
-        "also",
-        "this",
-        "these",
-        "those",
-        "its",
-        "their",
-        "such",
-    ]
-)
-
-
-_CJK_QUALIFIER_CHARS = frozenset("不未无非勿禁须必应可得仅只至多少每")
-
-
-def _cjk_qualifier(ev: tuple[AccountToken, ...], k: int) -> bool:
-    return ev[k].kind == "c" and ev[k].key in _CJK_QUALIFIER_CHARS
-
-
-def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int) -> str | None:
-    content = [k for k in run if ev[k].kind != "p"]
-    if not content:
-        return None  # only punctuation left out
-    words = [ev[k] for k in content]
-    if any(t.kind == "w" and t.key in _NEGATIONS for t in words) or any(
-        t.kind == "c" and t.key in "不未无非勿禁" for t in words
-    ):
-        return f"the evidence says {words[0].text!r} there"
-    qualified = any(t.kind == "w" and t.key in _QUALIFIERS for t in words)
-    ends_conjunct = _is_conj(ev[run[-1]]) or (run[-1] + 1 <= hi and _is_conj(ev[run[-1] + 1]))
-    if qualified and not ends_conjunct:
-        return f"the evidence says {words[0].text!r} there"
-    # A reporting frame ("analysis revealed it to contain") states how the fact was
-    # established, not a different fact.
-    if all(t.kind == "w" and (t.stem.startswith(_REPORTING) or t.key in _FRAME) for t in words):
-        return None
-    # A parenthesis or a prepositional phrase ("at 09:40 UTC") only adds detail.
-    if ev[run[0]].key == "(" and ev[run[-1]].key == ")":
-        return None
-    if (
-        ev[run[0]].kind == "w"
-        and ev[run[0]].key in _PREPOSITIONS
-        and not any(t.kind == "w" and t.key in _QUALIFIERS for t in words)
-    ):
-        return None
-    # A whole dropped conjunct: the gap is bounded by a coordination on one side.
-    before = ev[run[0] - 1] if run[0] - 1 >= lo else None
-    after = ev[run[-1] + 1] if run[-1] + 1 <= hi else None
-    first, last = ev[run[0]], ev[run[-1]]
-    if (
-        _is_conj(first)
-        or _is_conj(last)
-        or (before and _is_conj(before))
-        or (after and _is_conj(after))
-    ):
-        return None
-    return "left out: " + " ".join(t.text for t in words[:4])
+        j = i + 1
+        if j < len(claim) and claim[j].kind == "w" and claim[j].key in ("at", "for"):
+            j += 1
+        if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
+            out.update(range(i, j))
+    return out
 
 

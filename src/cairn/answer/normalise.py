@@ -157,6 +157,7 @@ _RATE_UNITS: dict[str, Fraction] = {
 _CJK_UNITS: dict[str, tuple[str, Fraction]] = {
     "毫秒": ("time", _U(1, 1000)), "秒钟": ("time", _U(1)), "秒": ("time", _U(1)),
     "分钟": ("time", _U(60)), "分鐘": ("time", _U(60)), "分間": ("time", _U(60)),
+    "分": ("time", _U(60)),  # after a number: minutes (12時から13時までの60分)
     "小时": ("time", _U(3600)), "小時": ("time", _U(3600)), "時間": ("time", _U(3600)),
     "个月": ("months", _U(1)), "ヶ月": ("months", _U(1)), "か月": ("months", _U(1)),
     "カ月": ("months", _U(1)), "天": ("time", _U(86400)), "日間": ("time", _U(86400)),
