@@ -287,3 +287,30 @@ def test_cjk_coordinators_topics_and_minutes() -> None:
     assert account("设备部每月检查一次消防设施，每周检查一次车间的电气线路。", ev) is None
     assert account("设备部每周检查一次消防设施，每月检查一次车间的电气线路。", ev) is not None
     assert account("设备部每月检查一次车间的电气线路。", ev) is not None
+
+
+def test_a_unit_in_the_table_header_applies_to_bare_cells() -> None:
+    table = "\n".join(
+        [
+            "| Model | Weight (kg) | Price (€) | Link (Mbit/s) |",
+            "|---|---|---|---|",
+            "| Orion X13 | 1.10 | 980 | 100 |",
+            "| Lyra 14 G3 | 1.32 | 1,090 | 50 |",
+        ]
+    )
+    span = EvidenceSpan("E1", table, "u", 1, 4)
+    assert verdict("The Orion X13 weighs 1,100 g.", span) == "supported"
+    assert verdict("The Orion X13 costs €980.", span) == "supported"
+    assert verdict("The Orion X13 link runs at 12.5 MB/s.", span) == "supported"
+    assert verdict("The Orion X13 weighs 1.32 kg.", span) != "supported"
+    assert verdict("The Orion X13 weighs 1.10 lb.", span) != "supported"
+    assert verdict("The Orion X13 link runs at 100 MB/s.", span) != "supported"
+
+
+def test_on_may_date_a_label_style_line() -> None:
+    line = "Atlas 3.10.0 — released 2026-02-18"
+    assert account("Atlas 3.10.0 was released on 18 February 2026.", line) is None
+    assert account("Atlas 3.10.0 was released on 19 February 2026.", line) is not None
+    assert account("Atlas 3.1.0 was released on 18 February 2026.", line) is not None
+    # Not in a sentence with a finite verb: there "on" is the evidence's to give.
+    assert account("Atlas was released on 18 February 2026.", "Atlas was released 2026-02-18 in Lyon.") is not None

@@ -241,6 +241,7 @@ def account(
     return None
 
 
+_FULL_DATE_RE = re.compile(r"d\d{8}")
 _COORD_PRONOUN_RE = re.compile(r"^(?P<a>.+?),? and (?P<b>.+)$")
 _PRONOUN_RE = re.compile(r"\b(it|them)\b")
 _LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
@@ -290,6 +291,18 @@ def _account(
     if not claim:
         return "nothing to account for"
     measured = _measure_verbs(claim) if table else set()
+    if not any(e.kind == "w" and e.key in _FINITE for e in ev):
+        # A label-style line ("Last reviewed: 2026-01-19", "Atlas 3.10.0 — released
+        # 2026-02-18") dates its fact without the preposition: "on" may be added
+        # before a full date.
+        measured |= {
+            i
+            for i in range(len(claim) - 1)
+            if claim[i].kind == "w"
+            and claim[i].key == "on"
+            and _FULL_DATE_RE.fullmatch(claim[i + 1].key)
+            and not _present(claim[i], evidence_text)
+        }
     for i, t in enumerate(claim):  # fast path: most units lack some word of the claim
         if not _present(t, evidence_text) and not (
             (heading and _present(t, heading))
@@ -298,13 +311,12 @@ def _account(
             or (t.kind == "w" and t.key.startswith("be:"))
         ):
             return f"{t.text!r} not in the evidence"
+    if measured:
+        dropped = {id(claim[i]) for i in measured}
+        claim = [t for t in claim if id(t) not in dropped]
+        claim_all = [t for t in claim_all if id(t) not in dropped]
     if table:
-        glue = _measure_verbs(claim)
-        claim = [
-            t
-            for i, t in enumerate(claim)
-            if not (t.kind == "w" and t.key in _TABLE_GLUE) and i not in glue
-        ]
+        claim = [t for t in claim if not (t.kind == "w" and t.key in _TABLE_GLUE)]
     if heading:
         named = [
             t
