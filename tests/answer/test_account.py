@@ -314,3 +314,14 @@ def test_on_may_date_a_label_style_line() -> None:
     assert account("Atlas 3.1.0 was released on 18 February 2026.", line) is not None
     # Not in a sentence with a finite verb: there "on" is the evidence's to give.
     assert account("Atlas was released on 18 February 2026.", "Atlas was released 2026-02-18 in Lyon.") is not None
+
+
+def test_a_fronted_scope_narrows_a_rule() -> None:
+    assert account("Deploys may run at any time.", "In staging, deploys may run at any time.") is not None
+    assert account("The dose is 5 mg.", "For children under 12, the dose is 5 mg.") is not None
+    # A past event keeps its truth without its time; a time frame up to now is no scope.
+    assert account("The team restarted the workers.", "At 09:40 UTC, the team restarted the workers.") is None
+    assert account(
+        "Minibuses are inspected every 3 months.",
+        "Since 1 February 2026, minibuses are inspected every 3 months.",
+    ) is None

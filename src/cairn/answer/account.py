@@ -241,6 +241,9 @@ def account(
     return None
 
 
+_GENERIC_MARKERS = frozenset(
+    ["be:present", "must", "may", "can", "cannot", "should", "shall", "will", "need", "needs"]
+)
 _FULL_DATE_RE = re.compile(r"d\d{8}")
 _COORD_PRONOUN_RE = re.compile(r"^(?P<a>.+?),? and (?P<b>.+)$")
 _PRONOUN_RE = re.compile(r"\b(it|them)\b")
@@ -383,6 +386,11 @@ def _account(
             return f"{t.text!r} relates other things in the evidence"
     if any(t.kind == "c" for t in claim) and not cjk_pairs(claim_all, ev):
         return "the characters are not in this order in the evidence"
+    # A rule or standing fact (present tense or a modal, not a past event) is narrowed
+    # by a fronted scope the claim leaves out.
+    generic = any(t.kind == "w" and t.key in _GENERIC_MARKERS for t in claim_all) and not any(
+        t.kind == "w" and t.key == "be:past" for t in claim_all
+    )
     # The copied part: choose the tightest placement around each anchor.
     anchor_i = min(range(len(claim)), key=lambda i: len(cands[i]))
     reason = "part of the evidence sentence is left out"
@@ -403,7 +411,9 @@ def _account(
         # Claim neighbours placed apart in the evidence: what lies between them there is
         # inserted into the claim's phrase ("median latency [to X] fell").
         adjacent = {(picks[i], picks[i + 1]) for i in range(len(picks) - 1)}
-        problem = gaps(ev, chosen, adjacent=None if code_glue else adjacent)
+        problem = gaps(
+            ev, chosen, adjacent=None if code_glue else adjacent, generic=generic
+        )
         if problem is None:
             return None
         reason = problem

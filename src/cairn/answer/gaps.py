@@ -27,10 +27,13 @@ def gaps(
     chosen: set[int],
     *,
     adjacent: set[tuple[int, int]] | None = None,
+    generic: bool = False,
 ) -> str | None:
     """None when nothing but what may be dropped is left out of the evidence between and
     before the ``chosen`` positions. ``adjacent`` holds the evidence positions of claim
-    tokens that are neighbours in the claim (for the subject rule; None skips it)."""
+    tokens that are neighbours in the claim (for the subject rule; None skips it);
+    ``generic`` says the claim states a rule or a standing fact (present tense or a
+    modal), which a fronted condition or scope restricts."""
     lo, hi = min(chosen), max(chosen)
     # Right before the copied part: a qualifier of it, or a modifier of its first word
     # ("primary" in "the primary on-call engineer") must be copied too.
@@ -47,6 +50,9 @@ def gaps(
             return f"the evidence says {t.text!r} before it"
     if _drops_premodifier(ev, lo):
         return f"the evidence says {ev[lo - 1].text!r} before it"
+    lead = _fronted_scope(ev, lo) if generic else None
+    if lead:
+        return f"the evidence restricts it: {lead}"
     k = lo - 1
     seen = 0
     while k >= 0 and seen < 3:
@@ -215,4 +221,33 @@ def _restricts_subject(ev: tuple[AccountToken, ...], run: list[int], lo: int) ->
         and (t.key in _FINITE or t.key.startswith(("be:", "have")) or t.key.endswith("ed"))
         for t in subject
     )
+
+
+#: Words that open a fronted scope or condition ("In staging, ...", "For children under
+#: 12, ...", "If the page is not acknowledged, ..."). Time frames that lead up to the
+#: present ("Since 1 February 2026, ...", "From April, ...", "As of ...") are not here:
+#: they do not narrow a standing rule.
+_SCOPE_OPENERS = frozenset(
+    ["in", "on", "at", "for", "under", "within", "outside", "during", "if", "when",
+     "unless", "except", "where", "while", "inside", "below", "above", "with", "without"]
+)  # fmt: skip
+
+
+def _fronted_scope(ev: tuple[AccountToken, ...], lo: int) -> str | None:
+    """The words of a fronted scope or condition the copied part leaves out ("In
+    staging, deploys may run at any time" does not account "Deploys may run at any
+    time"), else None."""
+    k = lo - 1
+    while k >= 0 and ev[k].kind == "w" and ev[k].key in _DETERMINERS:
+        k -= 1
+    # The fronted part ends in a comma right before the copied part: "<opener> ... ,".
+    if k < 0 or not (ev[k].kind == "p" and ev[k].key == ","):
+        return None
+    s = k - 1
+    while s >= 0 and not (ev[s].kind == "p" and ev[s].key in _CLAUSE_STOPS):
+        s -= 1
+    lead = [t for t in ev[s + 1 : k] if t.kind != "p"]
+    if not lead or not (lead[0].kind == "w" and lead[0].key in _SCOPE_OPENERS):
+        return None
+    return " ".join(t.text for t in lead[:5])
 
