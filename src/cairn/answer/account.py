@@ -55,6 +55,7 @@ from cairn.answer.tokens import (
     _RELATION_STEMS,
     _RELATIONS,
     AccountToken,
+    _is_conj,
     _same,
     account_tokens,
 )
@@ -182,6 +183,24 @@ def _claim_group(
     return out
 
 
+def _is_name(t: AccountToken | None) -> bool:
+    return t is not None and (
+        t.kind == "n" or (t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text)))
+    )
+
+
+def _between_names(claim: list[AccountToken], i: int) -> bool:
+    """A lower-case word (a verb, mostly) right between two names or numbers: "Arsenal
+    beat Chelsea", "Tom Becker hired Priya Raman". Its sides are roles, kept like those
+    of a relation word."""
+    t = claim[i]
+    if t.kind != "w" or not t.text[:1].islower() or t.key in _FINITE or t.key.startswith("be:"):
+        return False
+    if _is_conj(t) or t.key in _PREPOSITIONS:
+        return False
+    return _is_name(_neighbour(claim, i, -1)) and _is_name(_neighbour(claim, i, 1))
+
+
 def _side_ok(ev: tuple[AccountToken, ...], k: int, want: AccountToken | None, step: int) -> bool:
     if want is None:
         return True
@@ -214,56 +233,105 @@ def account(
     heading: str = "",
     code_glue: bool = False,
 ) -> str | None:
-    """As :func:`_account`; a claim of two coordinated clauses whose second refers back
-    with "it"/"them" ("Yara Haddad seconded the approval and Kofi Mensah proposed it")
-    is also accounted clause by clause, with the pronoun read as the first clause's
-    object, against the evidence's clauses read the same way: the clauses may come in
-    the other order, but each keeps its own subject, verb and object."""
+    """As :func:`_account`; a claim of two clauses joined by "and" is also accounted
+    clause by clause against the clauses of an evidence sentence read the same way, so
+    the clauses may come in the other order but each keeps its own subject, verb, object
+    and values. A second clause that refers back with "it"/"them" ("Yara Haddad seconded
+    the approval and Kofi Mensah proposed it") reads the pronoun as the first clause's
+    object; one that starts with a preposition ("open from 06:00 to 22:00 on weekdays and
+    from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
+    preposition."""
     problem = _account(
         claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue
     )
-    if problem is None or table:
+    if table or " and " not in claim_text:
         return problem
-    claim_clauses = _resolve_pronoun(claim_text)
-    if claim_clauses is None:
+    readings = _clause_readings(claim_text)
+    if not readings:
         return problem
     ev_clauses = [
         c
         for sent in re.split(r"(?<=[.;!?])\s+", evidence_text)
-        for c in (_resolve_pronoun(sent) or [sent])
+        for _kind, reading in _clause_readings(sent)
+        for c in reading
     ]
-    for clause in claim_clauses:
-        if not any(
-            _account(clause, ev, heading=heading, code_glue=code_glue) is None
-            for ev in ev_clauses
+    if not ev_clauses:
+        return problem
+    for _kind, reading in readings:
+        if all(
+            any(_account(c, ev, heading=heading, code_glue=code_glue) is None for ev in ev_clauses)
+            for c in reading
         ):
-            return problem
-    return None
+            return None
+    # Two full clauses against clauses: each claim clause must be one evidence clause
+    # ("A supervises team B and C supervises team A" is not accounted by "A supervises
+    # team A and C supervises team B", though every word is there). Not for a list
+    # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
+    full = any(
+        kind == "clause" and len(first.split()) >= 3 and "," not in first
+        for kind, (first, _second) in readings
+    )
+    if problem is None and not full:
+        return None
+    return problem or "its clauses are not each in one clause of the evidence"
 
 
 _GENERIC_MARKERS = frozenset(
     ["be:present", "must", "may", "can", "cannot", "should", "shall", "will", "need", "needs"]
 )
 _FULL_DATE_RE = re.compile(r"d\d{8}")
-_COORD_PRONOUN_RE = re.compile(r"^(?P<a>.+?),? and (?P<b>.+)$")
+_AND_RE = re.compile(r",? and ")
 _PRONOUN_RE = re.compile(r"\b(it|them)\b")
 _LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
+_ELLIPSIS_PREPS = (
+    "from", "at", "on", "in", "for", "to", "by", "with", "within", "between", "during", "until"
+)  # fmt: skip
+_FIRST_PREP_RE = re.compile(r"\s(?:" + "|".join(_ELLIPSIS_PREPS) + r")\s")
+_NEW_SUBJECT_RE = re.compile(r"^(?:[A-Z]\S*|the|a|an|this|these|its|their)\s")
 
 
-def _resolve_pronoun(text: str) -> list[str] | None:
-    """"A proposed the budget and B approved it" -> ["A proposed the budget", "B approved
-    the budget"]; None unless the text is two clauses joined by "and" whose second has
-    one "it"/"them" and whose first ends in a noun phrase with an article."""
-    m = _COORD_PRONOUN_RE.match(text.strip().rstrip(".!?").strip())
-    if m is None:
-        return None
-    first, second = m.group("a").strip(), m.group("b").strip()
-    if len(_PRONOUN_RE.findall(second)) != 1 or _PRONOUN_RE.search(first):
-        return None
-    np = _LAST_NP_RE.search(first)
-    if np is None:
-        return None
-    return [first, _PRONOUN_RE.sub(np.group(), second)]
+def _has_verb_slot(text: str) -> bool:
+    """The first lower-case word after the subject is no preposition or article: "Lucía
+    Ferrer supervises ..." is a clause, "Tuesdays from 10:15 to 11:45" is not."""
+    for word in text.split()[1:]:
+        if word[:1].islower():
+            return word not in _PREPOSITIONS and word not in ("the", "a", "an", "and", "or")
+    return False
+
+
+def _clause_readings(text: str) -> list[tuple[str, list[str]]]:
+    """The ways ``text`` reads as two clauses joined by "and" (one reading per "and"):
+    ``(kind, [first, second])`` with the second completed from the first (kind
+    "ellipsis" or "pronoun", see :func:`account`) or a clause of its own ("clause");
+    a second part that is neither a new subject's clause, nor a pronoun reference, nor a
+    prepositional ellipsis is no clause ("tyre pressure and lights")."""
+    body = text.strip().rstrip(".!?").strip()
+    out = []
+    for m in _AND_RE.finditer(body):
+        first, second = body[: m.start()].strip(), body[m.end() :].strip()
+        if not first or not second or _PRONOUN_RE.search(first):
+            continue
+        word = second.split(" ", 1)[0]
+        kind = "clause"
+        if word in _ELLIPSIS_PREPS:
+            kind = "ellipsis"
+            prep = _FIRST_PREP_RE.search(" " + first + " ")
+            head = first[: prep.start()].strip() if prep else ""
+            if len(head.split()) < 2:
+                continue
+            second = head + " " + second
+        elif len(_PRONOUN_RE.findall(second)) == 1:
+            kind = "pronoun"
+            np = _LAST_NP_RE.search(first)
+            if np is None:
+                continue
+            second = _PRONOUN_RE.sub(np.group(), second)
+        elif not (
+            _NEW_SUBJECT_RE.match(second) and len(second.split()) >= 3 and _has_verb_slot(second)
+        ):
+            continue
+        out.append((kind, [first, second]))
+    return out
 
 
 def _account(
@@ -359,14 +427,20 @@ def _account(
         return problem
     # Relations: the claim's neighbours on each side of a relation word stay there.
     for i, t in enumerate(claim_all):
-        if not _is_relation(t):
+        if not (_is_relation(t) or _between_names(claim_all, i)):
             continue
         verb = t.key not in _PREPOSITIONS
         prev, nxt = _neighbour(claim_all, i, -1), _neighbour(claim_all, i, 1)
         if verb:
             prev = None  # a verb's subject may stand far before it; its object may not
         right = _claim_group(claim_all, i, 1)
-        left = _claim_group(claim_all, i, -1) if verb else []
+        # A preposition's left side binds the numbers before it too: "06:00 to 22:00 on
+        # weekdays" is not "06:00 to 22:00 on Saturdays" when the weekday hours differ.
+        left = (
+            _claim_group(claim_all, i, -1)
+            if verb
+            else [c for c in _claim_group(claim_all, i, -1) if c.kind == "n"]
+        )
         ok = False
         for k, e in enumerate(ev):
             if not _same(t, e):

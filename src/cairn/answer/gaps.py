@@ -53,6 +53,9 @@ def gaps(
     lead = _fronted_scope(ev, lo) if generic else None
     if lead:
         return f"the evidence restricts it: {lead}"
+    tail = _trailing_condition(ev, hi, generic)
+    if tail:
+        return f"the evidence restricts it: {tail}"
     k = lo - 1
     seen = 0
     while k >= 0 and seen < 3:
@@ -250,4 +253,34 @@ def _fronted_scope(ev: tuple[AccountToken, ...], lo: int) -> str | None:
     if not lead or not (lead[0].kind == "w" and lead[0].key in _SCOPE_OPENERS):
         return None
     return " ".join(t.text for t in lead[:5])
+
+
+#: Words that open a condition or trigger after the copied part ("... only if there are
+#: signs of forced entry", "... after handling raw eggs", "... when they are thinner than
+#: 3 mm"). Deadlines and durations ("before Friday", "within 30 days") only weaken a rule
+#: when dropped and are not here, nor "while"/"where", which mostly contrast or describe.
+_CONDITION_OPENERS = frozenset(
+    ["if", "unless", "when", "whenever", "after", "once", "provided", "except", "only"]
+)  # fmt: skip
+
+
+def _trailing_condition(ev: tuple[AccountToken, ...], hi: int, generic: bool) -> str | None:
+    """The words of a condition the copied part leaves out right after it, in the same
+    sentence: "Theft is covered only if ..." does not account "Theft is covered". "only"
+    always restricts; the other openers restrict a rule or standing fact (``generic``)."""
+    k = hi + 1
+    while k < len(ev) and ev[k].kind == "p" and ev[k].key == ",":
+        k += 1
+    if k >= len(ev) or ev[k].kind != "w":
+        return None
+    key = ev[k].key
+    if key == "only" or (generic and key in _CONDITION_OPENERS):
+        rest = []
+        for t in ev[k:]:
+            if t.kind == "p" and t.key in _CLAUSE_STOPS:
+                break
+            if t.kind != "p":
+                rest.append(t.text)
+        return " ".join(rest[:5])
+    return None
 

@@ -141,6 +141,10 @@ _SAME_WORD = {
     "centre": "center", "litre": "liter", "metre": "meter", "kilometre": "kilometer",
     "cancelled": "canceled", "travelled": "traveled", "labelled": "labeled",
     "licence": "license", "judgement": "judgment", "ageing": "aging",
+    # A pronoun follows the number of what it stands for: "data sets ... before they are
+    # uploaded" = "a data set ... before it is uploaded".
+    "they": "it", "them": "it", "their": "its",
+    "max": "maximum",  # "Max load" is the maximum load
 }  # fmt: skip
 
 
@@ -179,6 +183,17 @@ def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken])
     """Append the number (or version, or quantity) that starts at ``toks[i]``."""
     t = toks[i]
     j = i + 1
+    if (
+        j < len(toks)
+        and toks[j].kind == "number"
+        and text[t.end : toks[j].start] == ":"
+        and len(toks[j].raw) == 2
+        and t.raw.isdigit()
+        and toks[j].raw.isdigit()
+    ):
+        # A clock time ("06:00", "22:30") is one value, not two numbers and a colon.
+        out.append(AccountToken(f"clock:{int(t.raw)}:{toks[j].raw}", text[t.start : toks[j].end], "n"))
+        return j + 1
     raw = t.raw.replace(",", "")
     # A dotted version ("4.11.3") is one token, compared as written.
     while (
@@ -272,9 +287,10 @@ _CJK_SPLIT_RE = re.compile(
 )
 
 
-#: Multi-character coordinators ("A および B") read as the enumeration comma, so that
-#: coordinated items may be reordered around them as around "和" or "、".
-_CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに")
+#: Multi-character coordinators ("A および B", Korean "A과 B", "A와 B") read as the
+#: enumeration comma, so that coordinated items may be reordered around them as around
+#: "和" or "、".
+_CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가-힣])[과와](?= )")
 
 
 def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
