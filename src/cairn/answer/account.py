@@ -163,10 +163,16 @@ def _clause_binding(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> 
 
 
 def _claim_group(
-    claim: list[AccountToken], i: int, step: int, *, stop_at_same: bool = False
+    claim: list[AccountToken],
+    i: int,
+    step: int,
+    *,
+    stop_at_same: bool = False,
+    stop_at_conj: bool = False,
 ) -> list[AccountToken]:
     """The claim's tokens next to the relation word at ``i`` (as :func:`_group`), only
-    names and numbers: the words that fill a role."""
+    names and numbers: the words that fill a role (with ``stop_at_conj``, only within
+    its own coordinated item)."""
     out = []
     k = i + step
     while 0 <= k < len(claim):
@@ -174,6 +180,8 @@ def _claim_group(
         if t.kind == "p" and t.key in _CLAUSE_STOPS:
             break
         if _is_relation(t) and (not stop_at_same or t.key == claim[i].key):
+            break
+        if stop_at_conj and _is_conj(t):
             break
         if t.kind == "n" or (
             t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text))
@@ -267,10 +275,7 @@ def account(
     # ("A supervises team B and C supervises team A" is not accounted by "A supervises
     # team A and C supervises team B", though every word is there). Not for a list
     # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
-    full = any(
-        kind == "clause" and len(first.split()) >= 3 and "," not in first
-        for kind, (first, _second) in readings
-    )
+    full = any(len(first.split()) >= 3 and "," not in first for _kind, (first, _s) in readings)
     if problem is None and not full:
         return None
     return problem or "its clauses are not each in one clause of the evidence"
@@ -290,13 +295,25 @@ _FIRST_PREP_RE = re.compile(r"\s(?:" + "|".join(_ELLIPSIS_PREPS) + r")\s")
 _NEW_SUBJECT_RE = re.compile(r"^(?:[A-Z]\S*|the|a|an|this|these|its|their)\s")
 
 
-def _has_verb_slot(text: str) -> bool:
-    """The first lower-case word after the subject is no preposition or article: "Lucía
-    Ferrer supervises ..." is a clause, "Tuesdays from 10:15 to 11:45" is not."""
-    for word in text.split()[1:]:
-        if word[:1].islower():
-            return word not in _PREPOSITIONS and word not in ("the", "a", "an", "and", "or")
-    return False
+_AUX_WORDS = frozenset(
+    ["is", "are", "was", "were", "has", "have", "had", "will", "would", "must", "may",
+     "might", "can", "could", "should", "shall", "cannot", "does", "do", "did"]
+)  # fmt: skip
+
+
+def _has_verb_slot(text: str, first: str) -> bool:
+    """The second part of "A ... and B ..." has a verb of its own: an auxiliary, or the
+    first part's verb again ("Lucía Ferrer supervises ..." after "Kwame Asante supervises
+    ..."); "the hot kitchen of the canteen" and "Tuesdays from 10:15" have none."""
+    words = [w.strip(",;:").lower() for w in text.split()[1:]]
+    if any(w in _AUX_WORDS for w in words):
+        return True
+    before = {w.strip(",;:").lower() for w in first.split()[1:]}
+    return any(
+        w in before and w[:1].isalpha() and w not in _PREPOSITIONS and w not in _ARTICLES
+        and not w.endswith("'s")
+        for w in words
+    )
 
 
 def _clause_readings(text: str) -> list[tuple[str, list[str]]]:
@@ -327,7 +344,9 @@ def _clause_readings(text: str) -> list[tuple[str, list[str]]]:
                 continue
             second = _PRONOUN_RE.sub(np.group(), second)
         elif not (
-            _NEW_SUBJECT_RE.match(second) and len(second.split()) >= 3 and _has_verb_slot(second)
+            _NEW_SUBJECT_RE.match(second)
+            and len(second.split()) >= 3
+            and _has_verb_slot(second, first)
         ):
             continue
         out.append((kind, [first, second]))
@@ -439,7 +458,7 @@ def _account(
         left = (
             _claim_group(claim_all, i, -1)
             if verb
-            else [c for c in _claim_group(claim_all, i, -1) if c.kind == "n"]
+            else [c for c in _claim_group(claim_all, i, -1, stop_at_conj=True) if c.kind == "n"]
         )
         ok = False
         for k, e in enumerate(ev):
