@@ -371,3 +371,12 @@ def test_korean_dates_units_numbers_and_coordination() -> None:
     assert account("월 회비는 50,000원이다.", "월 회비는 6만 원이다.") is not None
     assert account("재활용품은 매주 금요일과 화요일에 배출한다.", "재활용품은 매주 화요일과 금요일에 배출한다.") is None
     assert account("재활용품은 매주 수요일과 화요일에 배출한다.", "재활용품은 매주 화요일과 금요일에 배출한다.") is not None
+
+
+def test_clause_readings_never_reject_a_verbatim_claim() -> None:
+    """Found by the extractive-answers evaluation: a verbatim quote with a ";" or a
+    speaker lead-in was split into clauses across the punctuation and rejected."""
+    line = "Gdansk is scheduled for 14 April 2026; Brno and Tallinn will follow in May 2026."
+    assert account(line, line) is None
+    quote = "We're considering adopting a rescue dog - for love and to teach our kids responsibility."
+    assert verdict(quote, EvidenceSpan("E1", "John, 11:51 am on 3 June, 2023:\n" + quote, "u", 1, 2)) == "supported"

@@ -259,7 +259,7 @@ def account(
         return problem
     ev_clauses = [
         c
-        for sent in re.split(r"(?<=[.;!?])\s+", evidence_text)
+        for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text)
         for _kind, reading in _clause_readings(sent)
         for c in reading
     ]
@@ -275,7 +275,10 @@ def account(
     # ("A supervises team B and C supervises team A" is not accounted by "A supervises
     # team A and C supervises team B", though every word is there). Not for a list
     # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
-    full = any(len(first.split()) >= 3 and "," not in first for _kind, (first, _s) in readings)
+    full = any(
+        kind != "ellipsis" and len(first.split()) >= 3 and "," not in first
+        for kind, (first, _s) in readings
+    )
     if problem is None and not full:
         return None
     return problem or "its clauses are not each in one clause of the evidence"
@@ -286,6 +289,7 @@ _GENERIC_MARKERS = frozenset(
 )
 _FULL_DATE_RE = re.compile(r"d\d{8}")
 _AND_RE = re.compile(r",? and ")
+_CLAUSE_BREAK_RE = re.compile(r";|:(?!\d)")
 _PRONOUN_RE = re.compile(r"\b(it|them)\b")
 _LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
 _ELLIPSIS_PREPS = (
@@ -328,6 +332,8 @@ def _clause_readings(text: str) -> list[tuple[str, list[str]]]:
         first, second = body[: m.start()].strip(), body[m.end() :].strip()
         if not first or not second or _PRONOUN_RE.search(first):
             continue
+        if _CLAUSE_BREAK_RE.search(first) or _CLAUSE_BREAK_RE.search(second):
+            continue  # a reading lies within one clause
         word = second.split(" ", 1)[0]
         kind = "clause"
         if word in _ELLIPSIS_PREPS:
