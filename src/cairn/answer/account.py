@@ -257,6 +257,16 @@ def account(
     readings = _clause_readings(claim_text)
     if not readings:
         return problem
+    # Two full clauses against clauses: each claim clause must be one evidence clause
+    # ("A supervises team B and C supervises team A" is not accounted by "A supervises
+    # team A and C supervises team B", though every word is there). Not for a list
+    # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
+    full = any(
+        kind != "ellipsis" and len(first.split()) >= 3 and "," not in first
+        for kind, (first, _s) in readings
+    )
+    if problem is None and not full:
+        return None
     ev_clauses = [
         c
         for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text)
@@ -271,16 +281,6 @@ def account(
             for c in reading
         ):
             return None
-    # Two full clauses against clauses: each claim clause must be one evidence clause
-    # ("A supervises team B and C supervises team A" is not accounted by "A supervises
-    # team A and C supervises team B", though every word is there). Not for a list
-    # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
-    full = any(
-        kind != "ellipsis" and len(first.split()) >= 3 and "," not in first
-        for kind, (first, _s) in readings
-    )
-    if problem is None and not full:
-        return None
     return problem or "its clauses are not each in one clause of the evidence"
 
 
@@ -320,14 +320,15 @@ def _has_verb_slot(text: str, first: str) -> bool:
     )
 
 
-def _clause_readings(text: str) -> list[tuple[str, list[str]]]:
+@functools.lru_cache(maxsize=4096)
+def _clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
     """The ways ``text`` reads as two clauses joined by "and" (one reading per "and"):
     ``(kind, [first, second])`` with the second completed from the first (kind
     "ellipsis" or "pronoun", see :func:`account`) or a clause of its own ("clause");
     a second part that is neither a new subject's clause, nor a pronoun reference, nor a
     prepositional ellipsis is no clause ("tyre pressure and lights")."""
     body = text.strip().rstrip(".!?").strip()
-    out = []
+    out: list[tuple[str, tuple[str, str]]] = []
     for m in _AND_RE.finditer(body):
         first, second = body[: m.start()].strip(), body[m.end() :].strip()
         if not first or not second or _PRONOUN_RE.search(first):
@@ -355,8 +356,8 @@ def _clause_readings(text: str) -> list[tuple[str, list[str]]]:
             and _has_verb_slot(second, first)
         ):
             continue
-        out.append((kind, [first, second]))
-    return out
+        out.append((kind, (first, second)))
+    return tuple(out)
 
 
 def _account(
