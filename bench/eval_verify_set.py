@@ -1,6 +1,6 @@
 """Evaluate the claim verifier on the independent adversarial set (issue 12).
 
-The set, ``bench/verify_set/`` (see its README), is 14 notes written for the purpose and
+The set, ``bench/verify_set/`` (see its README), is 21 notes written for the purpose and
 one claim per case, labelled ``supported`` or ``unsupported`` with a kind (verbatim,
 paraphrase, table-cell, ...; role-swap, modality, scope, unit-changed, ...). The notes are
 indexed into a temporary cairn home through the SDK, then every claim is verified
@@ -8,7 +8,7 @@ indexed into a temporary cairn home through the SDK, then every claim is verifie
 
 * ``note``: the whole note as one evidence span (lines 1..N);
 * ``passages``: every passage the index cut the note into, one span each (the exact lines);
-* ``retrieved``: the evidence of a Context Capsule built for the claim over all 14 notes
+* ``retrieved``: the evidence of a Context Capsule built for the claim over all the notes
   (``Workspace.context_build``, as ``ask --verify`` builds it: BM25, 700 tokens).
 
 Printed per setting: a table per kind (n, marked supported / contradicted / insufficient /
