@@ -1,6 +1,6 @@
 """Evaluate the claim verifier on the independent adversarial set (issue 12).
 
-The set, ``bench/verify_set/`` (see its README), is 14 notes written for the purpose and
+The set, ``bench/verify_set/`` (see its README), is 21 notes written for the purpose and
 one claim per case, labelled ``supported`` or ``unsupported`` with a kind (verbatim,
 paraphrase, table-cell, ...; role-swap, modality, scope, unit-changed, ...). The notes are
 indexed into a temporary cairn home through the SDK, then every claim is verified
@@ -8,7 +8,7 @@ indexed into a temporary cairn home through the SDK, then every claim is verifie
 
 * ``note``: the whole note as one evidence span (lines 1..N);
 * ``passages``: every passage the index cut the note into, one span each (the exact lines);
-* ``retrieved``: the evidence of a Context Capsule built for the claim over all 14 notes
+* ``retrieved``: the evidence of a Context Capsule built for the claim over all the notes
   (``Workspace.context_build``, as ``ask --verify`` builds it: BM25, 700 tokens).
 
 Printed per setting: a table per kind (n, marked supported / contradicted / insufficient /
@@ -29,6 +29,7 @@ printed too, so that misses of retrieval and of the verifier can be told apart.
     .venv/bin/python -m bench.eval_verify_set --split tune      # only the tuning notes
     .venv/bin/python -m bench.eval_verify_set --settings note,passages --errors
     .venv/bin/python -m bench.eval_verify_set --json
+    .venv/bin/python -m bench.eval_verify_set --split test2 --bootstrap 2000   # 95% CIs
 
 Exit status 0 when the goals hold (no false support, verbatim/near-verbatim >= 95%) in
 the ``note`` and ``passages`` settings that were run, else 1.
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
 import tempfile
 import time
@@ -198,12 +200,48 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+#: The figures given with bootstrap intervals: (name, case filter, hit test).
+CI_FIGURES: tuple[tuple[str, Any, Any], ...] = (
+    ("false-support rate", lambda r: r["label"] == "unsupported", lambda r: r["predicted"] == "supported"),
+    ("verbatim+near-verbatim supported", lambda r: r["kind"] in GROUPS["verbatim+near-verbatim"],
+     lambda r: r["predicted"] == "supported"),
+    ("paraphrase+synonym recall", lambda r: r["kind"] in GROUPS["paraphrase+synonym"],
+     lambda r: r["predicted"] == "supported"),
+    ("contradiction recall", lambda r: r["label"] == "unsupported" and r["contradicted"],
+     lambda r: r["predicted"] == "contradicted"),
+)
+
+
+def bootstrap(rows: list[dict[str, Any]], resamples: int, seed: int = 0) -> dict[str, Any]:
+    """Percentile 95% intervals of the CI_FIGURES over ``resamples`` resamples of the
+    cases (with replacement, the split's cases as the population)."""
+    rng = random.Random(seed)
+    out: dict[str, Any] = {}
+    for name, member, hit in CI_FIGURES:
+        flags = [(member(r), member(r) and hit(r)) for r in rows]
+        n = sum(m for m, _ in flags)
+        if not n:
+            continue
+        point = sum(h for _, h in flags) / n
+        rates = []
+        for _ in range(resamples):
+            sample = [flags[rng.randrange(len(flags))] for _ in flags]
+            den = sum(m for m, _ in sample)
+            if den:
+                rates.append(sum(h for _, h in sample) / den)
+        rates.sort()
+        lo = rates[int(0.025 * (len(rates) - 1))]
+        hi = rates[int(0.975 * (len(rates) - 1))]
+        out[name] = {"n": n, "rate": point, "ci95": [lo, hi]}
+    return out
+
+
 def goals_met(summary: dict[str, Any]) -> bool:
     rate = summary["groups"]["verbatim+near-verbatim"]["rate"]
     return summary["false_supported"] == 0 and rate is not None and rate >= VERBATIM_GOAL
 
 
-def evaluate(cases: list[dict[str, Any]], settings: tuple[str, ...]) -> dict[str, Any]:
+def evaluate(cases: list[dict[str, Any]], settings: tuple[str, ...], resamples: int = 0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="cairn-verifyset-") as tmp:
         notes = Path(tmp) / "notes"
         shutil.copytree(NOTES, notes)
@@ -222,6 +260,10 @@ def evaluate(cases: list[dict[str, Any]], settings: tuple[str, ...]) -> dict[str
                 "splits": {s: summarise([r for r in rows if r["split"] == s]) for s in splits},
                 "rows": rows,
             }
+            if resamples:
+                results[setting]["bootstrap"] = {
+                    sp: bootstrap([r for r in rows if r["split"] == sp], resamples) for sp in splits
+                }
             if setting == "retrieved":
                 results[setting]["retrieval_hit_rate"] = _rate(evidence.retrieval_hits, evidence.retrieval_checked)
         evidence.ws.close()
@@ -259,6 +301,13 @@ def render(results: dict[str, Any]) -> str:
                    + " | ".join(f"{_pct(c['contradiction_recall'])} ({c['contradicted_cases']})" for c in cols) + " |")
         out.append("| supported claims marked contradicted | "
                    + " | ".join(str(c["false_contradicted"]) for c in cols) + " |")
+        if "bootstrap" in res:
+            out += ["", "Bootstrap 95% intervals (percentile, resampling the split's cases):", "",
+                    "| split | figure | n | rate | 95% CI |", "|---|---|---:|---:|---|"]
+            for sp, figs in res["bootstrap"].items():
+                for name, f in figs.items():
+                    out.append(f"| {sp} | {name} | {f['n']} | {_pct(f['rate'])} | "
+                               f"[{_pct(f['ci95'][0])}, {_pct(f['ci95'][1])}] |")
         if "retrieval_hit_rate" in res:
             out += ["", f"Labelled evidence line inside the capsule: {_pct(res['retrieval_hit_rate'])}."]
         if setting != "retrieved":
@@ -282,19 +331,21 @@ def render_errors(results: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=("tune", "test", "all"), default="all")
+    parser.add_argument("--split", choices=("tune", "test", "test2", "test3", "all"), default="all")
     parser.add_argument("--settings", default=",".join(SETTINGS),
                         help="comma-separated subset of: " + ", ".join(SETTINGS))
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--errors", action="store_true", help="list every false support and missed support")
     parser.add_argument("--cases", type=Path, default=CASES)
+    parser.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                        help="also give 95%% bootstrap intervals from N resamples (seed 0)")
     args = parser.parse_args(argv)
     settings = tuple(s.strip() for s in args.settings.split(",") if s.strip())
     if unknown := [s for s in settings if s not in SETTINGS]:
         parser.error(f"unknown setting(s): {', '.join(unknown)}")
 
     cases = load_cases(args.cases, args.split)
-    results = evaluate(cases, settings)
+    results = evaluate(cases, settings, args.bootstrap)
     if args.json:
         payload = {
             "split": args.split,

@@ -62,4 +62,9 @@ def test_labels_evidence_and_splits() -> None:
             assert case["contradicted"] is False
         assert split_of.setdefault(case["note"], case["split"]) == case["split"]
     splits = Counter(split_of.values())
-    assert set(splits) == {"tune", "test"} and abs(splits["tune"] - splits["test"]) <= 2
+    assert set(splits) == {"tune", "test", "test2", "test3"}
+    assert abs(splits["tune"] - splits["test"]) <= 2
+    # test2: the second held-out split, written after test had been looked at
+    assert splits["test2"] >= 4
+    assert sum(c["split"] == "test2" for c in _cases()) >= 120
+    assert splits["test3"] >= 3

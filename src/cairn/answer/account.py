@@ -41,18 +41,22 @@ the one-slot contradictions are found by :mod:`cairn.answer.conflicts`.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 
+from cairn.answer.cjk_order import cjk_pairs
+from cairn.answer.gaps import gaps
 from cairn.answer.tokens import (
     _ARTICLES,
-    _CJK_CONJ,
     _CLAUSE_STOPS,
-    _NEGATIONS,
+    _FINITE,
     _PREPOSITIONS,
     _QUALIFIERS,
     _RELATION_STEMS,
     _RELATIONS,
     AccountToken,
+    _is_conj,
+    _same,
     account_tokens,
 )
 
@@ -77,24 +81,8 @@ def _present(t: AccountToken, text: str) -> bool:
     return (t.kind, t.key) in keys or (t.kind == "w" and len(t.stem) >= 3 and t.stem in stems)
 
 
-def _same(c: AccountToken, e: AccountToken) -> bool:
-    if c.kind != e.kind:
-        return False
-    if c.key == e.key:
-        return True
-    return c.kind == "w" and c.stem == e.stem and len(c.stem) >= 3
-
-
 def _is_relation(t: AccountToken) -> bool:
     return t.kind == "w" and (t.key in _RELATIONS or t.stem.startswith(_RELATION_STEMS))
-
-
-def _is_conj(t: AccountToken) -> bool:
-    return (
-        (t.kind == "w" and t.key in ("and", "or"))
-        or (t.kind == "p" and t.key in ",、")
-        or (t.kind == "c" and t.key in _CJK_CONJ)
-    )
 
 
 def _group(ev: tuple[AccountToken, ...], at: int, step: int) -> list[int]:
@@ -175,10 +163,16 @@ def _clause_binding(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> 
 
 
 def _claim_group(
-    claim: list[AccountToken], i: int, step: int, *, stop_at_same: bool = False
+    claim: list[AccountToken],
+    i: int,
+    step: int,
+    *,
+    stop_at_same: bool = False,
+    stop_at_conj: bool = False,
 ) -> list[AccountToken]:
     """The claim's tokens next to the relation word at ``i`` (as :func:`_group`), only
-    names and numbers: the words that fill a role."""
+    names and numbers: the words that fill a role (with ``stop_at_conj``, only within
+    its own coordinated item)."""
     out = []
     k = i + step
     while 0 <= k < len(claim):
@@ -187,12 +181,32 @@ def _claim_group(
             break
         if _is_relation(t) and (not stop_at_same or t.key == claim[i].key):
             break
+        if stop_at_conj and _is_conj(t):
+            break
         if t.kind == "n" or (
             t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text))
         ):
             out.append(t)
         k += step
     return out
+
+
+def _is_name(t: AccountToken | None) -> bool:
+    return t is not None and (
+        t.kind == "n" or (t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text)))
+    )
+
+
+def _between_names(claim: list[AccountToken], i: int) -> bool:
+    """A lower-case word (a verb, mostly) right between two names or numbers: "Arsenal
+    beat Chelsea", "Tom Becker hired Priya Raman". Its sides are roles, kept like those
+    of a relation word."""
+    t = claim[i]
+    if t.kind != "w" or not t.text[:1].islower() or t.key in _FINITE or t.key.startswith("be:"):
+        return False
+    if _is_conj(t) or t.key in _PREPOSITIONS:
+        return False
+    return _is_name(_neighbour(claim, i, -1)) and _is_name(_neighbour(claim, i, 1))
 
 
 def _side_ok(ev: tuple[AccountToken, ...], k: int, want: AccountToken | None, step: int) -> bool:
@@ -227,6 +241,133 @@ def account(
     heading: str = "",
     code_glue: bool = False,
 ) -> str | None:
+    """As :func:`_account`; a claim of two clauses joined by "and" is also accounted
+    clause by clause against the clauses of an evidence sentence read the same way, so
+    the clauses may come in the other order but each keeps its own subject, verb, object
+    and values. A second clause that refers back with "it"/"them" ("Yara Haddad seconded
+    the approval and Kofi Mensah proposed it") reads the pronoun as the first clause's
+    object; one that starts with a preposition ("open from 06:00 to 22:00 on weekdays and
+    from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
+    preposition."""
+    problem = _account(
+        claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue
+    )
+    if table or " and " not in claim_text:
+        return problem
+    readings = _clause_readings(claim_text)
+    if not readings:
+        return problem
+    # Two full clauses against clauses: each claim clause must be one evidence clause
+    # ("A supervises team B and C supervises team A" is not accounted by "A supervises
+    # team A and C supervises team B", though every word is there). Not for a list
+    # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
+    full = any(
+        kind != "ellipsis" and len(first.split()) >= 3 and "," not in first
+        for kind, (first, _s) in readings
+    )
+    if problem is None and not full:
+        return None
+    ev_clauses = [
+        c
+        for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text)
+        for _kind, reading in _clause_readings(sent)
+        for c in reading
+    ]
+    if not ev_clauses:
+        return problem
+    for _kind, reading in readings:
+        if all(
+            any(_account(c, ev, heading=heading, code_glue=code_glue) is None for ev in ev_clauses)
+            for c in reading
+        ):
+            return None
+    return problem or "its clauses are not each in one clause of the evidence"
+
+
+_GENERIC_MARKERS = frozenset(
+    ["be:present", "must", "may", "can", "cannot", "should", "shall", "will", "need", "needs"]
+)
+_FULL_DATE_RE = re.compile(r"d\d{8}")
+_AND_RE = re.compile(r",? and ")
+_CLAUSE_BREAK_RE = re.compile(r";|:(?!\d)")
+_PRONOUN_RE = re.compile(r"\b(it|them)\b")
+_LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
+_ELLIPSIS_PREPS = (
+    "from", "at", "on", "in", "for", "to", "by", "with", "within", "between", "during", "until"
+)  # fmt: skip
+_FIRST_PREP_RE = re.compile(r"\s(?:" + "|".join(_ELLIPSIS_PREPS) + r")\s")
+_NEW_SUBJECT_RE = re.compile(r"^(?:[A-Z]\S*|the|a|an|this|these|its|their)\s")
+
+
+_AUX_WORDS = frozenset(
+    ["is", "are", "was", "were", "has", "have", "had", "will", "would", "must", "may",
+     "might", "can", "could", "should", "shall", "cannot", "does", "do", "did"]
+)  # fmt: skip
+
+
+def _has_verb_slot(text: str, first: str) -> bool:
+    """The second part of "A ... and B ..." has a verb of its own: an auxiliary, or the
+    first part's verb again ("Lucía Ferrer supervises ..." after "Kwame Asante supervises
+    ..."); "the hot kitchen of the canteen" and "Tuesdays from 10:15" have none."""
+    words = [w.strip(",;:").lower() for w in text.split()[1:]]
+    if any(w in _AUX_WORDS for w in words):
+        return True
+    before = {w.strip(",;:").lower() for w in first.split()[1:]}
+    return any(
+        w in before and w[:1].isalpha() and w not in _PREPOSITIONS and w not in _ARTICLES
+        and not w.endswith("'s")
+        for w in words
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """The ways ``text`` reads as two clauses joined by "and" (one reading per "and"):
+    ``(kind, [first, second])`` with the second completed from the first (kind
+    "ellipsis" or "pronoun", see :func:`account`) or a clause of its own ("clause");
+    a second part that is neither a new subject's clause, nor a pronoun reference, nor a
+    prepositional ellipsis is no clause ("tyre pressure and lights")."""
+    body = text.strip().rstrip(".!?").strip()
+    out: list[tuple[str, tuple[str, str]]] = []
+    for m in _AND_RE.finditer(body):
+        first, second = body[: m.start()].strip(), body[m.end() :].strip()
+        if not first or not second or _PRONOUN_RE.search(first):
+            continue
+        if _CLAUSE_BREAK_RE.search(first) or _CLAUSE_BREAK_RE.search(second):
+            continue  # a reading lies within one clause
+        word = second.split(" ", 1)[0]
+        kind = "clause"
+        if word in _ELLIPSIS_PREPS:
+            kind = "ellipsis"
+            prep = _FIRST_PREP_RE.search(" " + first + " ")
+            head = first[: prep.start()].strip() if prep else ""
+            if len(head.split()) < 2:
+                continue
+            second = head + " " + second
+        elif len(_PRONOUN_RE.findall(second)) == 1:
+            kind = "pronoun"
+            np = _LAST_NP_RE.search(first)
+            if np is None:
+                continue
+            second = _PRONOUN_RE.sub(np.group(), second)
+        elif not (
+            _NEW_SUBJECT_RE.match(second)
+            and len(second.split()) >= 3
+            and _has_verb_slot(second, first)
+        ):
+            continue
+        out.append((kind, (first, second)))
+    return tuple(out)
+
+
+def _account(
+    claim_text: str,
+    evidence_text: str,
+    *,
+    table: bool = False,
+    heading: str = "",
+    code_glue: bool = False,
+) -> str | None:
     """``None`` when ``evidence_text`` accounts for every token of ``claim_text`` (see
     the module docstring), else a short description of the first unaccounted token.
 
@@ -246,13 +387,31 @@ def account(
     claim = [t for t in claim_all if t.kind != "p"]
     if not claim:
         return "nothing to account for"
-    for t in claim:  # fast path: most units lack some word of the claim
+    measured = _measure_verbs(claim) if table else set()
+    if not any(e.kind == "w" and e.key in _FINITE for e in ev):
+        # A label-style line ("Last reviewed: 2026-01-19", "Atlas 3.10.0 — released
+        # 2026-02-18") dates its fact without the preposition: "on" may be added
+        # before a full date.
+        measured |= {
+            i
+            for i in range(len(claim) - 1)
+            if claim[i].kind == "w"
+            and claim[i].key == "on"
+            and _FULL_DATE_RE.fullmatch(claim[i + 1].key)
+            and not _present(claim[i], evidence_text)
+        }
+    for i, t in enumerate(claim):  # fast path: most units lack some word of the claim
         if not _present(t, evidence_text) and not (
             (heading and _present(t, heading))
+            or i in measured
             or (t.kind == "w" and (t.key in _TABLE_GLUE or t.key in _CODE_GLUE))
             or (t.kind == "w" and t.key.startswith("be:"))
         ):
             return f"{t.text!r} not in the evidence"
+    if measured:
+        dropped = {id(claim[i]) for i in measured}
+        claim = [t for t in claim if id(t) not in dropped]
+        claim_all = [t for t in claim_all if id(t) not in dropped]
     if table:
         claim = [t for t in claim if not (t.kind == "w" and t.key in _TABLE_GLUE)]
     if heading:
@@ -294,14 +453,20 @@ def account(
         return problem
     # Relations: the claim's neighbours on each side of a relation word stay there.
     for i, t in enumerate(claim_all):
-        if not _is_relation(t):
+        if not (_is_relation(t) or _between_names(claim_all, i)):
             continue
         verb = t.key not in _PREPOSITIONS
         prev, nxt = _neighbour(claim_all, i, -1), _neighbour(claim_all, i, 1)
         if verb:
             prev = None  # a verb's subject may stand far before it; its object may not
         right = _claim_group(claim_all, i, 1)
-        left = _claim_group(claim_all, i, -1) if verb else []
+        # A preposition's left side binds the numbers before it too: "06:00 to 22:00 on
+        # weekdays" is not "06:00 to 22:00 on Saturdays" when the weekday hours differ.
+        left = (
+            _claim_group(claim_all, i, -1)
+            if verb
+            else [c for c in _claim_group(claim_all, i, -1, stop_at_conj=True) if c.kind == "n"]
+        )
         ok = False
         for k, e in enumerate(ev):
             if not _same(t, e):
@@ -319,8 +484,13 @@ def account(
                 break
         if not ok:
             return f"{t.text!r} relates other things in the evidence"
-    if any(t.kind == "c" for t in claim) and not _cjk_pairs(claim_all, ev):
+    if any(t.kind == "c" for t in claim) and not cjk_pairs(claim_all, ev):
         return "the characters are not in this order in the evidence"
+    # A rule or standing fact (present tense or a modal, not a past event) is narrowed
+    # by a fronted scope the claim leaves out.
+    generic = any(t.kind == "w" and t.key in _GENERIC_MARKERS for t in claim_all) and not any(
+        t.kind == "w" and t.key == "be:past" for t in claim_all
+    )
     # The copied part: choose the tightest placement around each anchor.
     anchor_i = min(range(len(claim)), key=lambda i: len(cands[i]))
     reason = "part of the evidence sentence is left out"
@@ -338,7 +508,12 @@ def account(
             free = [p for p in pos if p not in chosen] or pos
             picks[i] = min(free, key=lambda p: (abs(p - expected), p))
             chosen.add(picks[i])
-        problem = _gaps(ev, chosen)
+        # Claim neighbours placed apart in the evidence: what lies between them there is
+        # inserted into the claim's phrase ("median latency [to X] fell").
+        adjacent = {(picks[i], picks[i + 1]) for i in range(len(picks) - 1)}
+        problem = gaps(
+            ev, chosen, adjacent=None if code_glue else adjacent, generic=generic
+        )
         if problem is None:
             return None
         reason = problem
@@ -369,29 +544,6 @@ def unaccounted(claim_text: str, evidence_text: str) -> list[AccountToken]:
     ]
 
 
-_FINITE = frozenset(
-    [
-        "be:present",
-        "be:past",
-        "have",
-        "had",
-        "been",
-        "be",
-        "will",
-        "would",
-        "shall",
-        "must",
-        "may",
-        "might",
-        "can",
-        "could",
-        "should",
-        "does",
-        "do",
-        "did",
-        "cannot",
-    ]
-)
 _CODE_GLUE = frozenset(
     ["to", "run", "use", "using", "with", "by", "running", "execute", "type", "command"]
 )
@@ -416,174 +568,41 @@ _TABLE_GLUE = frozenset(
         "need",
         "uses",
         "use",
+        "in",
+        "on",
+        "via",
     ]
 )
 
 
-def _cjk_pairs(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> bool:
-    """Each clause of a CJK claim lies in one clause of the evidence, each of its
-    coordinated items ("、", "和" separate them) as a contiguous run there."""
-    for clause in _cjk_clauses(claim):
-        segments = _cjk_segments(clause)
-        coordinated = len(segments) > 1
-        if not any(
-            all(_contains(ev_clause, seg, coordinated) for seg in segments)
-            for ev_clause in _cjk_clauses(list(ev))
-        ):
-            return False
-    return True
+#: Verbs that only state a measured value, by the dimension of the value they take:
+#: in a table reading, "weighs 1.10 kg" is the Weight cell, "costs €980" the Price cell,
+#: "runs at 1 Gbit/s" a link speed, "lasts 9 h" a duration. Only before a quantity of
+#: that dimension (a preposition between allowed), never before a plain number.
+_MEASURE_VERBS: dict[str, tuple[str, ...]] = {
+    "weigh": ("q:mass:",),
+    "cost": ("q:cur",),
+    "run": ("q:time:", "q:bitrate:"),
+    "ran": ("q:time:", "q:bitrate:"),
+    "last": ("q:time:", "q:months:"),
+    "tak": ("q:time:",),
+    "took": ("q:time:",),
+}
 
 
-def _cjk_clauses(tokens: list[AccountToken]) -> list[list[AccountToken]]:
-    out: list[list[AccountToken]] = [[]]
-    for t in tokens:
-        if t.kind == "p" and t.key != "、":
-            out.append([])
-        else:
-            out[-1].append(t)
-    return [c for c in out if c]
-
-
-def _cjk_segments(clause: list[AccountToken]) -> list[list[AccountToken]]:
-    out: list[list[AccountToken]] = [[]]
-    for t in clause:
-        if _is_conj(t):
-            out.append([])
-        elif not (t.kind == "w" and t.key in _ARTICLES):
-            out[-1].append(t)
-    return [s for s in out if s]
-
-
-def _contains(hay: list[AccountToken], seg: list[AccountToken], split: bool = False) -> bool:
-    """``seg`` is a contiguous run of ``hay``; with ``split`` (an item of a reordered
-    coordination carrying the shared predicate) it may be two runs."""
-    n = len(seg)
-    if any(all(_same(seg[j], hay[i + j]) for j in range(n)) for i in range(len(hay) - n + 1)):
-        return True
-    return split and any(_contains(hay, seg[:k]) and _contains(hay, seg[k:]) for k in range(1, n))
-
-
-def _gaps(ev: tuple[AccountToken, ...], chosen: set[int]) -> str | None:
-    lo, hi = min(chosen), max(chosen)
-    # Right before the copied part: a qualifier of it, or a modifier of its first word
-    # ("primary" in "the primary on-call engineer") must be copied too.
-    k = lo - 1
-    while k >= 0 and ev[k].kind == "w" and ev[k].key in _ARTICLES:
-        k -= 1
-    if k >= 0 and lo + 1 in chosen:
-        t = ev[k]
-        if (
-            t.kind in ("w", "n", "c")
-            and not _is_conj(t)
-            and not (t.kind == "w" and (t.key in _PREPOSITIONS or t.key in _SUBORDINATORS))
-        ):
-            return f"the evidence says {t.text!r} before it"
-    k = lo - 1
-    seen = 0
-    while k >= 0 and seen < 3:
-        t = ev[k]
-        if t.kind == "p" and t.key in _CLAUSE_STOPS:
-            break
-        if (
-            t.kind == "w"
-            and t.key in _QUALIFIERS
-            and t.key not in ("than", "over", "about", "around")
-        ):
-            return f"the evidence says {t.text!r} before it"
-        if _cjk_qualifier(ev, k):
-            return f"the evidence says {t.text!r} before it"
-        if t.kind != "p":
-            seen += 1
-        k -= 1
-    run: list[int] = []
-    for k in range(lo, hi + 2):
-        if k <= hi and k not in chosen:
-            t = ev[k]
-            if not (t.kind == "w" and t.key in _ARTICLES):
-                run.append(k)
+def _measure_verbs(claim: list[AccountToken]) -> set[int]:
+    """Positions of the claim's measure verbs and their prepositions ("runs at",
+    "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``)."""
+    out: set[int] = set()
+    for i, t in enumerate(claim):
+        dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
+        if dims is None:
             continue
-        if run:
-            problem = _gap_problem(ev, run, lo, hi)
-            if problem:
-                return problem
-            run = []
-    return None
-
-
-_REPORTING = ("reveal", "show", "found", "find", "demonstrat", "confirm", "report")
-_FRAME = frozenset(["that", "it", "to", "this", "these", "them"])
-_SUBORDINATORS = frozenset(
-    [
-        "that",
-        "when",
-        "if",
-        "where",
-        "while",
-        "whereas",
-        "because",
-        "since",
-        "although",
-        "though",
-        "but",
-        "however",
-        "thus",
-        "therefore",
-        "hence",
-        "also",
-        "this",
-        "these",
-        "those",
-        "its",
-        "their",
-        "such",
-    ]
-)
-
-
-_CJK_QUALIFIER_CHARS = frozenset("不未无非勿禁须必应可得仅只至多少每")
-
-
-def _cjk_qualifier(ev: tuple[AccountToken, ...], k: int) -> bool:
-    return ev[k].kind == "c" and ev[k].key in _CJK_QUALIFIER_CHARS
-
-
-def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int) -> str | None:
-    content = [k for k in run if ev[k].kind != "p"]
-    if not content:
-        return None  # only punctuation left out
-    words = [ev[k] for k in content]
-    if any(t.kind == "w" and t.key in _NEGATIONS for t in words) or any(
-        t.kind == "c" and t.key in "不未无非勿禁" for t in words
-    ):
-        return f"the evidence says {words[0].text!r} there"
-    qualified = any(t.kind == "w" and t.key in _QUALIFIERS for t in words)
-    ends_conjunct = _is_conj(ev[run[-1]]) or (run[-1] + 1 <= hi and _is_conj(ev[run[-1] + 1]))
-    if qualified and not ends_conjunct:
-        return f"the evidence says {words[0].text!r} there"
-    # A reporting frame ("analysis revealed it to contain") states how the fact was
-    # established, not a different fact.
-    if all(t.kind == "w" and (t.stem.startswith(_REPORTING) or t.key in _FRAME) for t in words):
-        return None
-    # A parenthesis or a prepositional phrase ("at 09:40 UTC") only adds detail.
-    if ev[run[0]].key == "(" and ev[run[-1]].key == ")":
-        return None
-    if (
-        ev[run[0]].kind == "w"
-        and ev[run[0]].key in _PREPOSITIONS
-        and not any(t.kind == "w" and t.key in _QUALIFIERS for t in words)
-    ):
-        return None
-    # A whole dropped conjunct: the gap is bounded by a coordination on one side.
-    before = ev[run[0] - 1] if run[0] - 1 >= lo else None
-    after = ev[run[-1] + 1] if run[-1] + 1 <= hi else None
-    first, last = ev[run[0]], ev[run[-1]]
-    if (
-        _is_conj(first)
-        or _is_conj(last)
-        or (before and _is_conj(before))
-        or (after and _is_conj(after))
-    ):
-        return None
-    return "left out: " + " ".join(t.text for t in words[:4])
+        j = i + 1
+        if j < len(claim) and claim[j].kind == "w" and claim[j].key in ("at", "for"):
+            j += 1
+        if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
+            out.update(range(i, j))
+    return out
 
 

@@ -6,15 +6,14 @@ import re
 
 from cairn.answer.account import (
     _TABLE_GLUE,
-    _cjk_clauses,
     _claim_group,
     _group,
     _is_relation,
     _present,
-    _same,
     account,
 )
-from cairn.answer.tokens import _ARTICLES, _NEGATIONS, AccountToken, account_tokens
+from cairn.answer.cjk_order import _cjk_clauses
+from cairn.answer.tokens import _ARTICLES, _NEGATIONS, AccountToken, _same, account_tokens
 
 # --------------------------------------------------------------------------- conflicts
 

@@ -324,7 +324,30 @@ def _table_reading(header: str, row: str) -> str:
     cells = [c.strip() for c in row.strip().strip("|").split("|")]
     if len(heads) != len(cells):
         return " ; ".join(cells)
-    return " ; ".join(f"{h} : {c}" for h, c in zip(heads, cells, strict=True))
+    out = []
+    for h, c in zip(heads, cells, strict=True):
+        m = _HEADER_UNIT_RE.match(h)
+        if m and _BARE_NUMBER_RE.fullmatch(c) and _is_unit(m.group(2)):
+            # "Weight (kg) : 1.10" reads "Weight : 1.10 kg"; "Price (€) : 980" "€980".
+            unit = m.group(2)
+            h, c = m.group(1), (unit + c if unit in _CURRENCY_SIGNS else f"{c} {unit}")
+        out.append(f"{h} : {c}")
+    return " ; ".join(out)
+
+
+_HEADER_UNIT_RE = re.compile(r"^(.*?)\s*[(\[]\s*(?:in\s+)?([^()\[\]\s]{1,8})\s*[)\]]$")
+_BARE_NUMBER_RE = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
+_CURRENCY_SIGNS = "€$£¥"
+
+
+@functools.lru_cache(maxsize=256)
+def _is_unit(unit: str) -> bool:
+    """``unit`` reads as a unit of measure or a currency (it makes "1 unit" a quantity)."""
+    from cairn.answer.tokens import account_tokens  # tokens imports nothing from here
+
+    text = unit + "1" if unit in _CURRENCY_SIGNS else f"1 {unit}"
+    toks = account_tokens(text)
+    return len(toks) == 1 and toks[0].key.startswith("q:")
 
 
 def _code_pattern(code: str) -> re.Pattern[str]:

@@ -27,12 +27,14 @@ _DATE_RES = (
     re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"\b" + _MON + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"(?P<y>\d{4})\s?年\s?(?P<m>\d{1,2})\s?月\s?(?P<d>\d{1,2})\s?[日号]"),
+    re.compile(r"(?P<y>\d{4})\s?년\s?(?P<m>\d{1,2})\s?월\s?(?P<d>\d{1,2})\s?일"),
     re.compile(r"(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2})\b"),
 )
 _MONTH_RES = (
     re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})\b(?!-\d)"),
     re.compile(r"\b" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"(?P<y>\d{4})\s?年\s?(?P<m>\d{1,2})\s?月(?!\s?\d)"),
+    re.compile(r"(?P<y>\d{4})\s?년\s?(?P<m>\d{1,2})\s?월(?!\s?\d)"),
 )
 
 
@@ -103,7 +105,15 @@ def _cjk_numerals(text: str) -> str:
         value = _cjk_value(m.group())
         return m.group() if value is None else str(value)
 
+    text = _HANGUL_MULT_RE.sub(
+        lambda m: str(Fraction(m.group(1).replace(",", "")) * _HANGUL_MULT[m.group(2)]), text
+    )
     return _CJK_NUM_RE.sub(repl, text)
+
+
+#: Korean multipliers after digits: "6만 원" is 60,000 won, "3천" 3,000.
+_HANGUL_MULT = {"만": 10000, "천": 1000}
+_HANGUL_MULT_RE = re.compile(r"(\d[\d,]*)\s?(만|천)(?![가-힣]{2})")
 
 
 # --------------------------------------------------------------------------- quantities
@@ -157,10 +167,14 @@ _RATE_UNITS: dict[str, Fraction] = {
 _CJK_UNITS: dict[str, tuple[str, Fraction]] = {
     "毫秒": ("time", _U(1, 1000)), "秒钟": ("time", _U(1)), "秒": ("time", _U(1)),
     "分钟": ("time", _U(60)), "分鐘": ("time", _U(60)), "分間": ("time", _U(60)),
+    "分": ("time", _U(60)),  # after a number: minutes (12時から13時までの60分)
     "小时": ("time", _U(3600)), "小時": ("time", _U(3600)), "時間": ("time", _U(3600)),
     "个月": ("months", _U(1)), "ヶ月": ("months", _U(1)), "か月": ("months", _U(1)),
     "カ月": ("months", _U(1)), "天": ("time", _U(86400)), "日間": ("time", _U(86400)),
     "年": ("months", _U(12)), "周": ("time", _U(604800)), "週間": ("time", _U(604800)),
+    # Korean (after a number): 시간 hours, 분 minutes, 초 seconds, 개월 months, 주 weeks.
+    "시간": ("time", _U(3600)), "분": ("time", _U(60)), "초": ("time", _U(1)),
+    "개월": ("months", _U(1)), "주": ("time", _U(604800)),
 }  # fmt: skip
 _CJK_UNIT_RE = re.compile(
     r"(\d+(?:\.\d+)?)\s?(" + "|".join(sorted(_CJK_UNITS, key=len, reverse=True)) + ")"

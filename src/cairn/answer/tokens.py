@@ -141,6 +141,10 @@ _SAME_WORD = {
     "centre": "center", "litre": "liter", "metre": "meter", "kilometre": "kilometer",
     "cancelled": "canceled", "travelled": "traveled", "labelled": "labeled",
     "licence": "license", "judgement": "judgment", "ageing": "aging",
+    # A pronoun follows the number of what it stands for: "data sets ... before they are
+    # uploaded" = "a data set ... before it is uploaded".
+    "they": "it", "them": "it", "their": "its",
+    "max": "maximum",  # "Max load" is the maximum load
 }  # fmt: skip
 
 
@@ -179,6 +183,17 @@ def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken])
     """Append the number (or version, or quantity) that starts at ``toks[i]``."""
     t = toks[i]
     j = i + 1
+    if (
+        j < len(toks)
+        and toks[j].kind == "number"
+        and text[t.end : toks[j].start] == ":"
+        and len(toks[j].raw) == 2
+        and t.raw.isdigit()
+        and toks[j].raw.isdigit()
+    ):
+        # A clock time ("06:00", "22:30") is one value, not two numbers and a colon.
+        out.append(AccountToken(f"clock:{int(t.raw)}:{toks[j].raw}", text[t.start : toks[j].end], "n"))
+        return j + 1
     raw = t.raw.replace(",", "")
     # A dotted version ("4.11.3") is one token, compared as written.
     while (
@@ -221,9 +236,10 @@ def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken])
                         toks[k].norm == "per" and k + 1 < len(toks) and toks[k + 1].norm == "second"
                     ):
                         dim, k = "bitrate", k + 2
-                out.append(
-                    AccountToken(quantity_key(dim, value * factor), t.raw + " " + nxt.raw, "n")
-                )
+                total, raw_q = value * factor, t.raw + " " + nxt.raw
+                if dim != "bits":
+                    total, raw_q, k = _compound(text, toks, k, dim, factor, total, raw_q)
+                out.append(AccountToken(quantity_key(dim, total), raw_q, "n"))
                 return k
             if nxt.norm == "per" and j + 1 < len(toks) and toks[j + 1].norm == "cent":
                 out.append(AccountToken(quantity_key("percent", value), t.raw + "%", "n"))
@@ -237,6 +253,33 @@ def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken])
     return j
 
 
+def _compound(
+    text: str, toks: list[Token], k: int, dim: str, factor: Fraction, total: Fraction, raw: str
+) -> tuple[Fraction, str, int]:
+    """Extend a quantity over the smaller units that complete it: "10 h 30 min",
+    "2 hours and 15 minutes", "7 min 40 s" are one value (10.5 h, 2.25 h, 460 s). A part
+    is taken only in a smaller unit of the same dimension and below one of the larger
+    unit ("5 days and 3 days" or "2 h 90 min" stay two quantities)."""
+    while k < len(toks):
+        j = k + 1 if toks[k].norm == "and" and text[toks[k - 1].end : toks[k].start] == " " else k
+        if j + 1 >= len(toks) or toks[j].kind != "number":
+            break
+        num, unit = toks[j], toks[j + 1]
+        if text[toks[j - 1].end : num.start] != " " or text[num.end : unit.start] not in ("", " "):
+            break
+        part = _fraction(num)
+        spec = _UNIT_TABLE.get(unit.norm)
+        if part is None or spec is None or spec[0] != dim or spec[1] >= factor:
+            break
+        if part * spec[1] >= factor:
+            break
+        total += part * spec[1]
+        raw += " " + text[toks[k].start : unit.end]
+        factor = spec[1]
+        k = j + 2
+    return total, raw, k
+
+
 _CJK_SPLIT_RE = re.compile(
     r"(d\d{8}|m\d{6}|\d+(?:\.\d+)?\s?(?:"
     + "|".join(sorted(_CJK_UNITS, key=len, reverse=True))
@@ -244,8 +287,14 @@ _CJK_SPLIT_RE = re.compile(
 )
 
 
+#: Multi-character coordinators ("A および B", Korean "A과 B", "A와 B") read as the
+#: enumeration comma, so that coordinated items may be reordered around them as around
+#: "和" or "、".
+_CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가-힣])[과와](?= )")
+
+
 def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
-    text = _cjk_numerals(text)
+    text = _CJK_COORDINATORS.sub("、", _cjk_numerals(text))
     pos = 0
     for m in _CJK_SPLIT_RE.finditer(text):
         _cjk_plain(text[pos : m.start()], out)
@@ -292,3 +341,49 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
     else:
         _latin_tokens(text, out)
     return tuple(out)
+
+
+# --------------------------------------------------------------------------- predicates
+
+
+def _same(c: AccountToken, e: AccountToken) -> bool:
+    if c.kind != e.kind:
+        return False
+    if c.key == e.key:
+        return True
+    return c.kind == "w" and c.stem == e.stem and len(c.stem) >= 3
+
+
+def _is_conj(t: AccountToken) -> bool:
+    return (
+        (t.kind == "w" and t.key in ("and", "or"))
+        or (t.kind == "p" and t.key in ",、")
+        or (t.kind == "c" and t.key in _CJK_CONJ)
+    )
+
+
+#: Finite verbs and auxiliaries (a line without one states its fact label-style).
+_FINITE = frozenset(
+    [
+        "be:present",
+        "be:past",
+        "have",
+        "had",
+        "been",
+        "be",
+        "will",
+        "would",
+        "shall",
+        "must",
+        "may",
+        "might",
+        "can",
+        "could",
+        "should",
+        "does",
+        "do",
+        "did",
+        "cannot",
+    ]
+)
+

@@ -1,0 +1,85 @@
+"""Order of CJK claims for the strict account (:mod:`cairn.answer.account`): each
+clause of a CJK claim lies in one clause of the evidence, each of its coordinated items
+contiguous there, or carries the sentence's topic into a later clause."""
+
+from __future__ import annotations
+
+from cairn.answer.gaps import _CJK_QUALIFIER_CHARS
+from cairn.answer.tokens import _ARTICLES, AccountToken, _is_conj, _same
+
+
+def cjk_pairs(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> bool:
+    """Each clause of a CJK claim lies in one clause of the evidence, each of its
+    coordinated items ("、", "和" separate them) as a contiguous run there."""
+    ev_clauses = _cjk_clauses(list(ev))
+    for clause in _cjk_clauses(claim):
+        segments = _cjk_segments(clause)
+        coordinated = len(segments) > 1
+        if not any(
+            all(_contains(ev_clause, seg, coordinated) for seg in segments)
+            for ev_clause in ev_clauses
+        ) and not any(_shared_topic(clause, sent) for sent in _cjk_sentences(ev)):
+            return False
+    return True
+
+
+def _cjk_sentences(ev: tuple[AccountToken, ...]) -> list[list[list[AccountToken]]]:
+    """The evidence's sentences, each as its list of clauses."""
+    out: list[list[AccountToken]] = [[]]
+    for t in ev:
+        out[-1].append(t)
+        if t.kind == "p" and t.key in "。.!?！？":
+            out.append([])
+    return [_cjk_clauses(s) for s in out if s]
+
+
+def _shared_topic(clause: list[AccountToken], ev_clauses: list[list[AccountToken]]) -> bool:
+    """A claim clause that carries the sentence's topic into a later clause of the
+    evidence: "设备部每周检查A，每月检查B" accounts "设备部每月检查B". The topic is the
+    start the claim clause shares with the evidence's first clause, up to (not including)
+    a qualifier (每, 不, 只, ...); the rest of the claim clause must be one contiguous
+    run of a later evidence clause."""
+    if len(ev_clauses) < 2:
+        return False
+    first = ev_clauses[0]
+    n = 0
+    while (
+        n < min(len(clause), len(first)) - 1
+        and _same(clause[n], first[n])
+        and not (clause[n].kind == "c" and clause[n].key in _CJK_QUALIFIER_CHARS)
+    ):
+        n += 1
+    if n < 2:
+        return False
+    rest = clause[n:]
+    return any(_contains(ev_clause, rest) for ev_clause in ev_clauses[1:])
+
+
+def _cjk_clauses(tokens: list[AccountToken]) -> list[list[AccountToken]]:
+    out: list[list[AccountToken]] = [[]]
+    for t in tokens:
+        if t.kind == "p" and t.key != "、":
+            out.append([])
+        else:
+            out[-1].append(t)
+    return [c for c in out if c]
+
+
+def _cjk_segments(clause: list[AccountToken]) -> list[list[AccountToken]]:
+    out: list[list[AccountToken]] = [[]]
+    for t in clause:
+        if _is_conj(t):
+            out.append([])
+        elif not (t.kind == "w" and t.key in _ARTICLES):
+            out[-1].append(t)
+    return [s for s in out if s]
+
+
+def _contains(hay: list[AccountToken], seg: list[AccountToken], split: bool = False) -> bool:
+    """``seg`` is a contiguous run of ``hay``; with ``split`` (an item of a reordered
+    coordination carrying the shared predicate) it may be two runs."""
+    n = len(seg)
+    if any(all(_same(seg[j], hay[i + j]) for j in range(n)) for i in range(len(hay) - n + 1)):
+        return True
+    return split and any(_contains(hay, seg[:k]) and _contains(hay, seg[k:]) for k in range(1, n))
+
