@@ -1,0 +1,264 @@
+"""One refresh of a project's code graph: walk, read what changed, resolve, assemble.
+
+Incremental by construction: a file whose size and mtime match the previous snapshot keeps
+its content hash without being read; a file whose content hash is known keeps its cached
+facts without being parsed. Only new content is parsed. Resolution is redone project-wide
+(it is dictionary work: adding a file can change what another file's import means).
+
+Nothing here stops a refresh: unreadable, binary, huge and unparsable files, symlink loops
+and links out of the root are recorded per file with a reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import subprocess
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cairn.code.model import MAX_FILE_BYTES, Coverage, Edge, FileEntry, FileFacts, Symbol
+from cairn.code.provider import UNSUPPORTED_CODE, CodeProvider, ProjectView
+
+#: Directory names never walked: version control, dependencies, caches, virtualenvs.
+IGNORED_DIRS = frozenset({
+    ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cairn", ".eggs", "site-packages",
+    "bower_components", ".idea", ".vscode",
+})
+#: A refresh stops walking past this many files and marks its snapshot incomplete.
+MAX_FILES = 100_000
+
+#: Loads cached facts by key (``provider/version/content-hash``); missing keys are absent.
+FactsLoader = Callable[[Sequence[str]], Mapping[str, FileFacts]]
+
+
+def registered_providers() -> list[CodeProvider]:
+    """The built-in providers, registered the way a third party would register one."""
+    from cairn.code.python import PythonProvider
+
+    found: list[CodeProvider] = [PythonProvider()]
+    return found
+
+
+def content_hash(data: bytes) -> str:
+    """The content identity of a file's bytes."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def facts_key(provider: CodeProvider, digest: str) -> str:
+    """The cache key of a provider's facts for some content."""
+    return f"{provider.name}/{provider.version}/{digest}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    path: str
+    absolute: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass
+class _Walk:
+    files: list[_Found] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    other: int = 0
+    incomplete: str = ""
+
+
+def _walk(root: Path, suffixes: Iterable[str], max_files: int) -> _Walk:
+    """Every code file under ``root``; symlinks are followed inside the root only, and a
+    directory reached twice through links is a loop, recorded, not walked again."""
+    code = set(suffixes) | set(UNSUPPORTED_CODE)
+    out = _Walk()
+    real_root = os.path.realpath(root)
+    seen_dirs = {real_root}
+    stack = [("", str(root))]
+    while stack:
+        rel_dir, abs_dir = stack.pop()
+        try:
+            entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
+        except OSError as exc:
+            out.problems.append((rel_dir or ".", f"cannot read directory: {exc.strerror}"))
+            out.incomplete = out.incomplete or f"cannot read directory {rel_dir or '.'}"
+            continue
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            suffix = os.path.splitext(entry.name)[1].lower()
+            try:
+                is_link = entry.is_symlink()
+                st = os.stat(entry.path)  # follows links
+            except OSError:
+                if suffix in code:
+                    out.problems.append((rel, "broken symlink" if is_link else "cannot stat"))
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if entry.name in IGNORED_DIRS or entry.name.endswith(".egg-info"):
+                    continue
+                real = os.path.realpath(entry.path)
+                if is_link and not (real == real_root or real.startswith(real_root + os.sep)):
+                    out.problems.append((rel, "symlink to a directory outside the root"))
+                elif real in seen_dirs:
+                    out.problems.append((rel, "symlink loop (directory already walked)"))
+                else:
+                    seen_dirs.add(real)
+                    stack.append((rel, entry.path))
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            if suffix not in code:
+                out.other += 1
+                continue
+            if is_link:
+                real = os.path.realpath(entry.path)
+                if not real.startswith(real_root + os.sep):
+                    out.problems.append((rel, "symlink to a file outside the root"))
+                    continue
+            if len(out.files) >= max_files:
+                out.incomplete = f"more than {max_files} code files; the walk stopped"
+                return out
+            out.files.append(_Found(rel, entry.path, st.st_size, st.st_mtime_ns))
+    return out
+
+
+@dataclass
+class ScanResult:
+    """A refresh's outcome, ready to be stored as a snapshot."""
+
+    files: list[FileEntry]
+    symbols: list[Symbol]
+    edges: list[Edge]
+    coverage: list[Coverage]
+    new_facts: dict[str, tuple[str, FileFacts]]
+    complete: bool
+    reason: str
+    fingerprint: str
+    parsed: int = 0
+    reused: int = 0
+
+
+def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
+         providers: Sequence[CodeProvider] | None = None, max_files: int = MAX_FILES) -> ScanResult:
+    """Refresh the code graph of ``root`` against the files of the previous snapshot."""
+    chosen = list(providers) if providers is not None else registered_providers()
+    by_suffix: dict[str, tuple[CodeProvider, str]] = {}
+    for provider in chosen:
+        for suffix, language in provider.extensions.items():
+            by_suffix.setdefault(suffix, (provider, language))
+    walk = _walk(root, by_suffix, max_files)
+
+    entries: dict[str, FileEntry] = {}
+    owner: dict[str, str] = {}
+    pending: list[tuple[_Found, CodeProvider, str, str, bytes | None]] = []
+    for found in walk.files:
+        suffix = os.path.splitext(found.path)[1].lower()
+        if suffix not in by_suffix:
+            language = UNSUPPORTED_CODE[suffix]
+            entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, "", language,
+                                            "skipped", f"no provider for {language}")
+            continue
+        provider, language = by_suffix[suffix]
+        owner[found.path] = provider.name
+        if found.size > MAX_FILE_BYTES:
+            entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, "", language,
+                                            "skipped", f"too large ({found.size} bytes > {MAX_FILE_BYTES})")
+            continue
+        before = prior.get(found.path)
+        data: bytes | None = None
+        if before and before.content_hash and (before.size, before.mtime_ns) == (found.size, found.mtime_ns):
+            digest = before.content_hash
+        else:
+            try:
+                data = Path(found.absolute).read_bytes()
+            except OSError as exc:
+                entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, "", language,
+                                                "skipped", f"cannot read: {exc.strerror}")
+                continue
+            digest = content_hash(data)
+        pending.append((found, provider, language, digest, data))
+
+    cached = load_facts(sorted({facts_key(p, d) for _, p, _, d, _ in pending}))
+    facts_by_provider: dict[str, dict[str, FileFacts]] = {p.name: {} for p in chosen}
+    new_facts: dict[str, tuple[str, FileFacts]] = {}
+    parsed = reused = 0
+    for found, provider, language, digest, data in pending:
+        key = facts_key(provider, digest)
+        facts = cached.get(key) or (new_facts[key][1] if key in new_facts else None)
+        if facts is None:
+            if data is None:
+                try:
+                    data = Path(found.absolute).read_bytes()
+                except OSError as exc:
+                    facts = FileFacts("skipped", f"cannot read: {exc.strerror}")
+            if facts is None:
+                assert data is not None
+                digest = content_hash(data)
+                key = facts_key(provider, digest)
+                facts = provider.parse(data, language)
+                new_facts[key] = (language, facts)
+                parsed += 1
+        else:
+            reused += 1
+        facts_by_provider[provider.name][found.path] = facts
+        entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, digest, language,
+                                        facts.status, facts.reason)
+    for path, reason in walk.problems:
+        entries.setdefault(path, FileEntry(path, 0, 0, "", "unknown", "skipped", reason))
+
+    all_paths = frozenset(entries)
+    symbols: list[Symbol] = []
+    edges: list[Edge] = []
+    coverage: list[Coverage] = []
+    for provider in chosen:
+        files = facts_by_provider[provider.name]
+        resolution = provider.resolve(ProjectView(root, files, all_paths))
+        for path, facts in sorted(files.items()):
+            module = resolution.modules.get(path)
+            if module is None or facts.status != "parsed":
+                continue
+            symbols.append(Symbol(module, "", "module", path, 1, max(facts.lines, 1), "",
+                                  entries[path].content_hash))
+            symbols.extend(
+                Symbol(f"{module}{resolution.separator}{s.name}", s.name, s.kind, path,
+                       s.start_line, s.end_line, s.signature_hash, s.body_hash)
+                for s in facts.symbols
+            )
+        edges.extend(resolution.edges)
+        mine = [e for e in entries.values() if owner.get(e.path) == provider.name]
+        coverage.append(Coverage(
+            provider.name,
+            files_parsed=sum(e.status == "parsed" for e in mine),
+            files_failed=sum(e.status == "failed" for e in mine),
+            files_skipped=tuple((e.path, e.reason) for e in mine if e.status == "skipped"),
+            relation_kinds=provider.relation_kinds,
+            confidence=dict(provider.confidence),
+        ))
+    unclaimed = tuple((e.path, e.reason) for e in entries.values() if e.path not in owner)
+    coverage.append(Coverage("none", 0, 0, unclaimed, (), {"other_files": str(walk.other)}))
+    manifest = sorted(entries.values(), key=lambda e: e.path)
+    return ScanResult(
+        files=manifest, symbols=symbols, edges=edges, coverage=coverage, new_facts=new_facts,
+        complete=not walk.incomplete, reason=walk.incomplete, fingerprint=fingerprint(manifest),
+        parsed=parsed, reused=reused,
+    )
+
+
+def fingerprint(files: Iterable[FileEntry]) -> str:
+    """The worktree fingerprint: a hash of every file's path, content hash and status."""
+    digest = hashlib.blake2b(digest_size=16)
+    for entry in files:
+        digest.update(f"{entry.path}\0{entry.content_hash}\0{entry.status}\n".encode())
+    return digest.hexdigest()
+
+
+def git_revision(root: Path) -> str | None:
+    """The commit checked out at ``root`` (``None`` outside a git repository)."""
+    try:
+        done = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                              text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
