@@ -19,6 +19,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from cairn.answer.service import AnswerService
 from cairn.capsule.service import CapsuleService
+from cairn.code.service import CodeService
 from cairn.config import Paths, Settings, check_index_name, load_settings, resolve_paths
 from cairn.errors import NotFoundError
 from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
@@ -86,6 +87,7 @@ class Workspace:
         self._capsules = CapsuleService(self._open_store, self.index_name, self._retrieval,
                                         self._indexing.limits, paths.data_dir / "keys" / "capsule.key")
         self._answers = AnswerService(self._open_store, self._capsules, self.models)
+        self._code = CodeService(self._open_store)  # the code graph (issue 15)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -156,6 +158,14 @@ class Workspace:
     ask = _Delegate("_answers", AnswerService.ask)
     ask_verified = _Delegate("_answers", AnswerService.ask_verified)
     check_draft = _Delegate("_answers", AnswerService.check_draft)
+
+    # the code graph (issue 15)
+    code_refresh = _Delegate("_code", CodeService.code_refresh)
+    code_snapshots = _Delegate("_code", CodeService.code_snapshots)
+    code_diff = _Delegate("_code", CodeService.code_diff)
+    code_impact = _Delegate("_code", CodeService.code_impact)
+    code_symbols = _Delegate("_code", CodeService.code_symbols)
+    code_show = _Delegate("_code", CodeService.code_show)
 
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,

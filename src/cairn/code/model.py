@@ -153,3 +153,58 @@ class Coverage:
     files_skipped: tuple[tuple[str, str], ...]
     relation_kinds: tuple[EdgeKind, ...]
     confidence: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One refresh of one root, as stored. ``complete`` is false when the walk stopped
+    early (``reason`` says why); such a snapshot is never diffed."""
+
+    id: int
+    root: str
+    git_revision: str | None
+    fingerprint: str
+    complete: bool
+    reason: str
+    created_at: str
+    files: int
+    symbols: int
+    edges: int
+    coverage: tuple[Coverage, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotWrite:
+    """What a refresh hands the store: the snapshot's rows and the facts newly parsed
+    (cache key -> (language, content hash, facts))."""
+
+    root: str
+    git_revision: str | None
+    fingerprint: str
+    complete: bool
+    reason: str
+    coverage: tuple[Coverage, ...]
+    files: tuple[FileEntry, ...]
+    symbols: tuple[Symbol, ...]
+    edges: tuple[Edge, ...]
+    new_facts: dict[str, tuple[str, str, FileFacts]] = field(default_factory=dict)
+
+
+def coverage_to_json(coverage: tuple[Coverage, ...]) -> str:
+    """Coverage reports as JSON (stored with the snapshot)."""
+    return json.dumps([
+        {"provider": c.provider, "files_parsed": c.files_parsed, "files_failed": c.files_failed,
+         "files_skipped": [list(p) for p in c.files_skipped], "relation_kinds": list(c.relation_kinds),
+         "confidence": c.confidence}
+        for c in coverage
+    ], separators=(",", ":"))
+
+
+def coverage_from_json(text: str) -> tuple[Coverage, ...]:
+    """The inverse of :func:`coverage_to_json`."""
+    return tuple(
+        Coverage(c["provider"], c["files_parsed"], c["files_failed"],
+                 tuple((p, r) for p, r in c["files_skipped"]), tuple(c["relation_kinds"]),
+                 dict(c["confidence"]))
+        for c in json.loads(text)
+    )

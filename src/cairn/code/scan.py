@@ -132,7 +132,7 @@ class ScanResult:
     symbols: list[Symbol]
     edges: list[Edge]
     coverage: list[Coverage]
-    new_facts: dict[str, tuple[str, FileFacts]]
+    new_facts: dict[str, tuple[str, str, FileFacts]]
     complete: bool
     reason: str
     fingerprint: str
@@ -141,14 +141,14 @@ class ScanResult:
 
 
 def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
-         providers: Sequence[CodeProvider] | None = None, max_files: int = MAX_FILES) -> ScanResult:
+         providers: Sequence[CodeProvider] | None = None, max_files: int | None = None) -> ScanResult:
     """Refresh the code graph of ``root`` against the files of the previous snapshot."""
     chosen = list(providers) if providers is not None else registered_providers()
     by_suffix: dict[str, tuple[CodeProvider, str]] = {}
     for provider in chosen:
         for suffix, language in provider.extensions.items():
             by_suffix.setdefault(suffix, (provider, language))
-    walk = _walk(root, by_suffix, max_files)
+    walk = _walk(root, by_suffix, MAX_FILES if max_files is None else max_files)
 
     entries: dict[str, FileEntry] = {}
     owner: dict[str, str] = {}
@@ -182,11 +182,11 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
 
     cached = load_facts(sorted({facts_key(p, d) for _, p, _, d, _ in pending}))
     facts_by_provider: dict[str, dict[str, FileFacts]] = {p.name: {} for p in chosen}
-    new_facts: dict[str, tuple[str, FileFacts]] = {}
+    new_facts: dict[str, tuple[str, str, FileFacts]] = {}
     parsed = reused = 0
     for found, provider, language, digest, data in pending:
         key = facts_key(provider, digest)
-        facts = cached.get(key) or (new_facts[key][1] if key in new_facts else None)
+        facts = cached.get(key) or (new_facts[key][2] if key in new_facts else None)
         if facts is None:
             if data is None:
                 try:
@@ -198,7 +198,7 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
                 digest = content_hash(data)
                 key = facts_key(provider, digest)
                 facts = provider.parse(data, language)
-                new_facts[key] = (language, facts)
+                new_facts[key] = (language, digest, facts)
                 parsed += 1
         else:
             reused += 1

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
+from cairn.code.model import Edge, FileEntry, FileFacts, Snapshot, SnapshotWrite, Symbol
 from cairn.store.records import (
     ChangeRecord,
     CollectionRecord,
@@ -31,6 +32,7 @@ from cairn.store.records import (
 from cairn.text.query import ParsedQuery
 
 __all__ = [
+    "CodeStore",
     "CollectionStore",
     "DocumentStore",
     "LexicalIndex",
@@ -347,10 +349,49 @@ class RunJournal(Protocol):
         ...
 
 
+# --- the code graph (issue 15) ---------------------------------------------------------
+
+
+@runtime_checkable
+class CodeStore(Protocol):
+    """Code-graph snapshots of project roots: manifest, symbols, edges, and the facts cache
+    (parsed facts by content hash, shared by every snapshot holding that content)."""
+
+    def write_code_snapshot(self, snapshot: SnapshotWrite, keep: int) -> Snapshot:
+        """Store a snapshot and the new facts in one transaction, then keep only the ``keep``
+        newest snapshots of its root and the facts they still use."""
+        ...
+
+    def code_snapshots(self, root: str | None = None) -> list[Snapshot]:
+        """Snapshots (of one root, or all), newest first, without coverage."""
+        ...
+
+    def code_snapshot(self, snapshot_id: int) -> Snapshot | None:
+        """One snapshot with its coverage, or ``None``."""
+        ...
+
+    def code_files(self, snapshot_id: int) -> list[FileEntry]:
+        """A snapshot's manifest, by path."""
+        ...
+
+    def code_symbols(self, snapshot_id: int, *, path: str | None = None,
+                     qualnames: Sequence[str] | None = None) -> list[Symbol]:
+        """A snapshot's symbols (of one file, or by qualified name), by path and line."""
+        ...
+
+    def code_edges(self, snapshot_id: int) -> list[Edge]:
+        """A snapshot's edges."""
+        ...
+
+    def code_facts(self, keys: Sequence[str]) -> dict[str, FileFacts]:
+        """Cached facts by key; unknown keys are absent."""
+        ...
+
+
 @runtime_checkable
 class Store(
     StoreLifecycle, WriterLock, CollectionStore, DocumentStore, LexicalIndex, VectorIndex,
-    LinkStore, RunJournal, Protocol,
+    LinkStore, RunJournal, CodeStore, Protocol,
 ):
     """Everything one index holds: every concern above, one backend."""
 

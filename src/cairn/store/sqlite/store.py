@@ -20,6 +20,7 @@ from pathlib import Path
 
 from cairn.errors import BusyError, NotFoundError, StoreError
 from cairn.store.sqlite.base import utcnow
+from cairn.store.sqlite.code import CodeMixin
 from cairn.store.sqlite.collections import CollectionsMixin
 from cairn.store.sqlite.documents import DocumentsMixin
 from cairn.store.sqlite.fts import LexicalMixin
@@ -42,6 +43,7 @@ def check_fts5() -> tuple[bool, str]:
 
 class SQLiteStore(
     CollectionsMixin, DocumentsMixin, LexicalMixin, VectorsMixin, LinksMixin, RunsMixin,
+    CodeMixin,
 ):
     """All persistent state of one index, in one SQLite file: the
     :class:`~cairn.store.protocol.Store` protocol, one mixin per concern."""
