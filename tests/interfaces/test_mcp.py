@@ -24,6 +24,9 @@ READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", 
               "similar", "graph_neighbors", "graph_path", "tags", "context_build", "context_verify", "ask",
               "check_draft"}
 WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed"}
+# the code graph (issue 15)
+READ_TOOLS |= {"code_symbols", "code_show", "code_diff", "code_impact", "code_snapshots"}
+WRITE_TOOLS |= {"code_refresh"}
 
 
 @pytest.fixture(scope="module")

@@ -40,6 +40,13 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("context_build", {"goal": "how are backups scheduled", "budget_tokens": 300}),
     ("ask", {"question": "what is the backup rule"}),
     ("ask", {"question": "what is the backup rule", "verify": True, "tags_any": ["howto"]}),
+    # the code graph (issue 15): see _code_snapshots
+    ("code_symbols", {"path": "app/core.py"}),
+    ("code_show", {"symbol": "app.core.Engine.start"}),
+    ("code_impact", {"target": "app/core.py", "depth": 3}),
+    ("code_impact", {"target": "app.core.helper", "max_nodes": 2}),
+    ("code_diff", {}),
+    ("code_snapshots", {}),
 ]
 
 ERROR_CASES: list[tuple[str, dict[str, Any], str]] = [
@@ -49,6 +56,8 @@ ERROR_CASES: list[tuple[str, dict[str, Any], str]] = [
     ("search", {"query": "x", "collections": ["nope"]}, "not_found"),
     ("links", {"ref": "/etc/passwd"}, "invalid_input"),
     ("graph_path", {"a": "notes/index.md", "b": "notes/nope.md"}, "not_found"),
+    ("code_impact", {"target": "app/nope.py"}, "invalid_input"),
+    ("code_show", {"symbol": "app.nope"}, "not_found"),
 ]
 
 
@@ -99,9 +108,22 @@ def test_every_operation_has_a_cli_command_and_a_case() -> None:
         cli_argv(name, args)
 
 
+def _code_snapshots(home: Path, root: Path) -> None:
+    """Two code snapshots (the code graph, issue 15), so diff has something to say."""
+    from tests.code.test_python import write
+    from tests.code.test_service import BASE, change
+
+    write(root, BASE)
+    with cairn.open(home) as ws:
+        ws.code_refresh(str(root))
+        change(root, "app/util.py", "def doubled(a):\n    return a * 2\n")
+        ws.code_refresh(str(root))
+
+
 @pytest.fixture(scope="module")
 def fixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
     home = build_index(tmp_path_factory.mktemp("parity"))
+    _code_snapshots(home, tmp_path_factory.mktemp("parity-code"))
     with serve(home) as url:
         yield home, url
 
@@ -190,6 +212,7 @@ WRITES: list[tuple[str, dict[str, Any]]] = [
                  "path": "inbox/zebra.md"}),
     ("embed", {"collection": "extra"}),
     ("collection_configure", {"name": "extra", "sequence": False, "context": ""}),
+    ("code_refresh", {"path": "{root}/extra", "keep": 3}),  # the code graph (issue 15)
 ]
 
 

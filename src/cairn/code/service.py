@@ -54,6 +54,17 @@ def edge_contract(edge: Edge) -> c.CodeEdge:
     return c.CodeEdge(kind=edge.kind, source=edge.source, target=edge.target, path=edge.path, line=edge.line)
 
 
+def _root_key(root: str | None) -> str | None:
+    """A root as snapshots are keyed: absolute and resolved."""
+    return None if root is None else str(_path(root).expanduser().resolve())
+
+
+def _path(value: str) -> Path:
+    if "\0" in value:
+        raise ValidationError("a path cannot contain a NUL character")
+    return Path(value)
+
+
 class CodeService:
     """Code-graph snapshots of project roots in the Workspace's index."""
 
@@ -67,7 +78,7 @@ class CodeService:
         the root's previous snapshot (size and mtime, then content hash; only new content
         is parsed), keeping the ``keep`` newest snapshots of the root."""
         check_bound("keep", keep, 1000)
-        root = Path(path).expanduser()
+        root = _path(path).expanduser()
         if not root.is_dir():
             raise ValidationError(f"{path} is not a directory")
         root = root.resolve()
@@ -96,7 +107,7 @@ class CodeService:
     def code_snapshots(self, root: str | None = None) -> c.CodeSnapshotList:
         """The stored snapshots (of one root, or all), newest first."""
         store = self._open_store(True)
-        key = str(Path(root).expanduser().resolve()) if root else None
+        key = _root_key(root)
         return c.CodeSnapshotList(snapshots=[snapshot_contract(s) for s in store.code_snapshots(key)])
 
     def _snapshot(self, store: CodeStore, snapshot: int | None, root: str | None = None) -> Snapshot:
@@ -105,7 +116,7 @@ class CodeService:
             if found is None:
                 raise NotFoundError(f"no code snapshot {snapshot}")
             return found
-        key = str(Path(root).expanduser().resolve()) if root else None
+        key = _root_key(root)
         listed = store.code_snapshots(key)
         if not listed:
             where = f" of {key}" if key else ""
@@ -153,7 +164,7 @@ class CodeService:
         snapshot did not parse it."""
         rel = path
         if os.path.isabs(path):
-            rel = os.path.relpath(Path(path).resolve(), snap.root)
+            rel = os.path.relpath(_path(path).resolve(), snap.root)
             if rel.startswith(".."):
                 raise ValidationError(f"{path} is not under the code root {snap.root}")
         rel = Path(rel).as_posix().removeprefix("./")

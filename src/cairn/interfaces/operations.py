@@ -237,6 +237,50 @@ class CheckDraftInput(OpInput):
                                       description="Without a capsule: token budget of each claim's evidence.")
 
 
+# --- the code graph (issue 15) ---
+CodePath = Annotated[str, Field(min_length=1, max_length=4096,
+                                description="A file path, relative to the code root or absolute.")]
+CodeRoot = Annotated[str | None, Field(min_length=1, max_length=4096,
+                                       description="The project root (default: the newest snapshot's).")]
+SnapshotId = Annotated[int | None, Field(ge=1, description="A snapshot id (default: the newest).")]
+
+
+class CodeRefreshInput(OpInput):
+    path: CodePath = Field(description="The project root to snapshot.")
+    keep: int = Field(10, ge=1, le=1000, description="Snapshots of this root to keep (older ones are pruned).")
+
+
+class CodeSnapshotsInput(OpInput):
+    root: CodeRoot = None
+
+
+class CodeDiffInput(OpInput):
+    from_snapshot: int | None = Field(None, ge=1, description="The older snapshot (default: the one before to).")
+    to_snapshot: int | None = Field(None, ge=1, description="The newer snapshot (default: the newest).")
+    root: CodeRoot = None
+
+
+class CodeImpactInput(OpInput):
+    target: str = Field(min_length=1, max_length=4096,
+                        description="A file path or a symbol's qualified name (pkg.module.Class.method).")
+    depth: int = Field(5, ge=1, le=50, description="Hops to follow (1-50).")
+    max_nodes: int = Field(200, ge=1, le=100_000, description="At most this many impacted nodes.")
+    snapshot: SnapshotId = None
+    root: CodeRoot = None
+
+
+class CodeSymbolsInput(OpInput):
+    path: CodePath
+    snapshot: SnapshotId = None
+    root: CodeRoot = None
+
+
+class CodeShowInput(OpInput):
+    symbol: str = Field(min_length=1, max_length=4096, description="A symbol's qualified name.")
+    snapshot: SnapshotId = None
+    root: CodeRoot = None
+
+
 def _capsule_text(capsule: Any) -> Any:
     """A capsule as the service reads it, JSON text: MCP and REST send the object, the CLI
     a saved file's bytes."""
@@ -321,6 +365,7 @@ class Operation:
 
 _C = "cairn.contracts"
 _G = "cairn.contracts.graph"
+_K = "cairn.contracts.code"
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation("search", "search", SearchInput, f"{_C}:SearchResponse", route="/v1/search",
@@ -384,6 +429,23 @@ OPERATIONS: tuple[Operation, ...] = (
               read_only=False, destructive=False, idempotent=True, write=True),
     Operation("embed", "embed", CollectionInput, f"{_C}:EmbedSummary", route="/v1/embed",
               description="Embed passages that have no vector for the configured model (resumable).",
+              read_only=False, destructive=False, idempotent=True, write=True),
+    # The code graph (issue 15).
+    Operation("code_symbols", "code_symbols", CodeSymbolsInput, f"{_K}:CodeSymbols", route="/v1/code/symbols",
+              description="Symbols of one file of a code snapshot (module, classes, functions, methods) with lines."),
+    Operation("code_show", "code_show", CodeShowInput, f"{_K}:CodeShow", route="/v1/code/show",
+              description="Exact lines of a symbol by qualified name, and whether its file is unchanged since "
+                          "the snapshot."),
+    Operation("code_diff", "code_diff", CodeDiffInput, f"{_K}:CodeDiff", route="/v1/code/diff",
+              description="Files, symbols (by body hash: renames and moves paired) and import/call edges "
+                          "added, changed and removed between two code snapshots."),
+    Operation("code_impact", "code_impact", CodeImpactInput, f"{_K}:CodeImpact", route="/v1/code/impact",
+              description="What depends on a file or symbol, multi-hop and bounded, each node with the "
+                          "chain of imports/calls that reaches it."),
+    Operation("code_snapshots", "code_snapshots", CodeSnapshotsInput, f"{_K}:CodeSnapshotList",
+              route="/v1/code/snapshots", description="Stored code snapshots, newest first."),
+    Operation("code_refresh", "code_refresh", CodeRefreshInput, f"{_K}:CodeRefresh", route="/v1/code/refresh",
+              description="Snapshot the code under a project root (incremental: only changed files are parsed).",
               read_only=False, destructive=False, idempotent=True, write=True),
 )
 
