@@ -186,3 +186,35 @@ def test_symbols_and_show(ws: Any, project: Path) -> None:
     assert not ws.code_show("app.core.Engine.start").current
     with pytest.raises(NotFoundError):
         ws.code_show("app.core.nope")
+
+
+@pytest.mark.parametrize("edits", [
+    {"app/util.py": "def shared(a):\n    return a * 5\n"},  # body only: nothing else re-resolved
+    {"app/core.py": BASE["app/core.py"].replace("def other", "def renamed")},  # a name goes
+    {"app/core.py": BASE["app/core.py"] + "\n\ndef main_helper():\n    return 0\n",
+     "app/util.py": "def shared(a):\n    return a\n"},
+    {"app/cli.py": "from app.core import Engine, helper, later\n\n\ndef main():\n    return later()\n"},
+])
+def test_an_incremental_refresh_equals_a_full_one(tmp_path: Path, edits: dict[str, str]) -> None:
+    import cairn
+
+    root = tmp_path / "proj"
+    write(root, {**BASE, "app/late.py": "from app.core import later\n\n\ndef use():\n    return later()\n"})
+    with cairn.open(tmp_path / "inc") as ws:
+        ws.code_refresh(str(root))
+        for rel, text in edits.items():
+            change(root, rel, text)
+        # and a name that unchanged files wait for appears
+        change(root, "app/core.py", (root / "app/core.py").read_text() + "\n\ndef later():\n    return 9\n")
+        incremental = ws.code_refresh(str(root))
+        assert incremental.reused >= 1
+        inc_store = ws._open_store(False)
+        sid = incremental.snapshot.id
+        inc = (set(inc_store.code_symbols(sid)), set(inc_store.code_edges(sid)))
+    with cairn.open(tmp_path / "full") as ws:
+        full = ws.code_refresh(str(root))
+        full_store = ws._open_store(False)
+        fid = full.snapshot.id
+        assert inc == (set(full_store.code_symbols(fid)), set(full_store.code_edges(fid)))
+        assert (incremental.snapshot.symbols, incremental.snapshot.edges) == (full.snapshot.symbols, full.snapshot.edges)
+    assert ("app.late.use", "app.core.later") in {(e.source, e.target) for e in inc[1] if e.kind == "call"}

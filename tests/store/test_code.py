@@ -57,3 +57,20 @@ def test_an_incomplete_snapshot_keeps_its_reason(open_store: OpenStore) -> None:
     assert (written.complete, written.reason) == (False, "walk stopped")
     reopened = open_store("index")
     assert reopened.code_snapshots("/p")[0].reason == "walk stopped"
+
+
+def test_incremental_copies_and_edge_queries(store: Store) -> None:
+    first = store.write_code_snapshot(snapshot("/p", 1), keep=5)
+    assert store.code_file(first.id, "a.py") is not None and store.code_file(first.id, "zz.py") is None
+    assert store.code_edges_into(first.id, ["b", "b.g", "zz"]) == {
+        "b": [Edge("import", "a", "b", "a.py", 1)], "b.g": [Edge("call", "a.f", "b.g", "a.py", 2)]}
+    assert store.code_importers(first.id, ["b", "c"]) == {"a.py"}
+    base = snapshot("/p", 2)
+    copied = SnapshotWrite(
+        root=base.root, git_revision=None, fingerprint="fp", complete=True, reason="", coverage=(),
+        files=base.files, symbols=(), edges=(Edge("import", "x", "y", "x.py", 1),),
+        copy_from=first.id, copy_symbols=("a.py",), copy_edges=("a.py",),
+    )
+    second = store.write_code_snapshot(copied, keep=5)
+    assert (second.symbols, second.edges) == (2, 3)
+    assert {s.qualname for s in store.code_symbols(second.id)} == {"a", "a.f"}

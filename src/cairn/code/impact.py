@@ -8,8 +8,7 @@ with its explanation. The walk stops at ``depth`` hops or ``max_nodes`` nodes an
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cairn.code.model import Edge, EdgeKind
@@ -55,33 +54,49 @@ def forward_index(edges: Iterable[Edge], kinds: Collection[EdgeKind]) -> dict[st
     return out
 
 
-def walk(index: dict[str, list[Edge]], starts: Sequence[str], *, depth: int, max_nodes: int,
-         reverse: bool = True) -> ImpactResult:
-    """Breadth-first from ``starts`` over ``index`` (reverse: follow edges to their
+#: Gives the edges at some nodes (into them for a reverse walk, out of them for a forward
+#: one), in a stable order: a dictionary's ``get`` or one store query per level.
+Neighbours = Callable[[Sequence[str]], Mapping[str, Sequence[Edge]]]
+
+
+def from_index(index: Mapping[str, Sequence[Edge]]) -> Neighbours:
+    """:data:`Neighbours` over an in-memory index (:func:`reverse_index`, :func:`forward_index`)."""
+    return lambda nodes: {n: index[n] for n in nodes if n in index}
+
+
+def walk(neighbours: Neighbours | Mapping[str, Sequence[Edge]], starts: Sequence[str], *, depth: int,
+         max_nodes: int, reverse: bool = True) -> ImpactResult:
+    """Breadth-first from ``starts``, one level at a time (reverse: follow edges to their
     sources; forward: to their targets), at most ``depth`` hops and ``max_nodes`` nodes."""
+    fetch = from_index(neighbours) if isinstance(neighbours, Mapping) else neighbours
     via: dict[str, tuple[int, Edge | None]] = {s: (0, None) for s in starts}
     order: list[str] = []
-    queue = deque(starts)
+    frontier = list(dict.fromkeys(starts))
     truncated = ""
-    while queue:
-        node = queue.popleft()
-        distance = via[node][0]
-        edges = index.get(node, ())
+    distance = 0
+    while frontier and not truncated:
+        found = fetch(frontier)
         if distance >= depth:
-            if any((e.source if reverse else e.target) not in via for e in edges):
-                truncated = truncated or f"depth {depth} reached; more nodes lie beyond it"
-            continue
-        for edge in edges:
-            nxt = edge.source if reverse else edge.target
-            if nxt in via:
-                continue
-            if len(order) >= max_nodes:
-                truncated = f"max_nodes {max_nodes} reached"
-                queue.clear()
+            if any((e.source if reverse else e.target) not in via
+                   for node in frontier for e in found.get(node, ())):
+                truncated = f"depth {depth} reached; more nodes lie beyond it"
+            break
+        following: list[str] = []
+        for node in frontier:
+            for edge in found.get(node, ()):
+                nxt = edge.source if reverse else edge.target
+                if nxt in via:
+                    continue
+                if len(order) >= max_nodes:
+                    truncated = f"max_nodes {max_nodes} reached"
+                    break
+                via[nxt] = (distance + 1, edge)
+                order.append(nxt)
+                following.append(nxt)
+            if truncated:
                 break
-            via[nxt] = (distance + 1, edge)
-            order.append(nxt)
-            queue.append(nxt)
+        frontier = following
+        distance += 1
     nodes: list[Impacted] = []
     for node in order:
         chain: list[Edge] = []
@@ -91,7 +106,6 @@ def walk(index: dict[str, list[Edge]], starts: Sequence[str], *, depth: int, max
             if step is None:
                 break
             chain.append(step)
-            edge = step
-            current = edge.target if reverse else edge.source
+            current = step.target if reverse else step.source
         nodes.append(Impacted(node, via[node][0], tuple(chain)))
     return ImpactResult(tuple(starts), tuple(nodes), truncated)

@@ -188,6 +188,11 @@ class SnapshotWrite:
     symbols: tuple[Symbol, ...]
     edges: tuple[Edge, ...]
     new_facts: dict[str, tuple[str, str, FileFacts]] = field(default_factory=dict)
+    #: An incremental refresh: the symbols and edges of these unchanged files are copied
+    #: from snapshot ``copy_from`` instead of being handed over again.
+    copy_from: int | None = None
+    copy_symbols: tuple[str, ...] = ()
+    copy_edges: tuple[str, ...] = ()
 
 
 def coverage_to_json(coverage: tuple[Coverage, ...]) -> str:

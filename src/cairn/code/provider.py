@@ -25,12 +25,15 @@ from cairn.code.model import Edge, EdgeKind, FileFacts
 
 @dataclass(frozen=True, slots=True)
 class ProjectView:
-    """What a provider resolves against: the root, its own parsed files (path -> facts)
-    and every path of the snapshot (any language), POSIX and relative to the root."""
+    """What a provider resolves against: the root, its own files (path -> facts, possibly
+    loaded lazily) and every path of the snapshot (any language), POSIX, relative to the root."""
 
     root: Path
     files: Mapping[str, FileFacts]
     all_paths: frozenset[str]
+    #: The files whose edges to produce (``None``: every file). Facts of other files are
+    #: read only as far as resolution needs them (the names a module defines).
+    targets: frozenset[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from cairn.code.model import (
@@ -300,18 +300,35 @@ class PythonProvider:
 
     def resolve(self, view: ProjectView) -> Resolution:
         table = ModuleTable(view.all_paths)
-        members: dict[str, dict[str, SymbolKind]] = {}
-        for path, facts in view.files.items():
-            if path in table.name_of:
-                members[table.name_of[path]] = {s.name: s.kind for s in facts.symbols}
+        members = _Members(table, view.files)
         edges: dict[tuple[EdgeKind, str, str], Edge] = {}
-        for path, facts in sorted(view.files.items()):
+        wanted = view.files.keys() if view.targets is None else view.targets
+        for path in sorted(wanted):
             module = table.name_of.get(path)
-            if module is None:
+            if module is None or path not in view.files:
                 continue
-            for edge in _file_edges(path, module, facts, table, members):
+            for edge in _file_edges(path, module, view.files[path], table, members):
                 edges.setdefault((edge.kind, edge.source, edge.target), edge)
         return Resolution(dict(table.name_of), ".", list(edges.values()))
+
+
+class _Members(dict[str, dict[str, SymbolKind]]):
+    """module -> the names it defines (and their kinds), read from its facts on first use."""
+
+    def __init__(self, table: ModuleTable, files: Mapping[str, FileFacts]) -> None:
+        super().__init__()
+        self._table, self._files = table, files
+
+    def __missing__(self, module: str) -> dict[str, SymbolKind]:
+        path = self._table.path_of.get(module)
+        names: dict[str, SymbolKind] = {}
+        if path is not None and path in self._files:
+            names = {s.name: s.kind for s in self._files[path].symbols}
+        self[module] = names
+        return names
+
+    def get(self, module: str, default: object = None) -> dict[str, SymbolKind]:
+        return self[module]
 
 
 def _file_edges(path: str, module: str, facts: FileFacts, table: ModuleTable,

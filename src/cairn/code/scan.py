@@ -15,7 +15,7 @@ import hashlib
 import os
 import stat
 import subprocess
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,7 +126,9 @@ def _walk(root: Path, suffixes: Iterable[str], max_files: int) -> _Walk:
 
 @dataclass
 class ScanResult:
-    """A refresh's outcome, ready to be stored as a snapshot."""
+    """A refresh's outcome, ready to be stored as a snapshot. An incremental refresh hands
+    over only the symbols and edges of the files it re-read or re-resolved; the others are
+    copied from snapshot ``copy_from`` (``copy_symbols``, ``copy_edges``)."""
 
     files: list[FileEntry]
     symbols: list[Symbol]
@@ -138,10 +140,55 @@ class ScanResult:
     fingerprint: str
     parsed: int = 0
     reused: int = 0
+    copy_from: int | None = None
+    copy_symbols: tuple[str, ...] = ()
+    copy_edges: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Previous:
+    """The snapshot a refresh builds on, and how to ask the store about it."""
+
+    id: int
+    complete: bool
+    #: path -> the (name, kind) of its symbols in the previous snapshot, for some paths.
+    members: Callable[[Sequence[str]], Mapping[str, set[tuple[str, str]]]]
+    #: The paths holding an import edge to any of some modules, in the previous snapshot.
+    importers: Callable[[Sequence[str]], set[str]]
+
+
+class _LazyFacts(Mapping[str, FileFacts]):
+    """A provider's files -> facts, loaded from the cache only when resolution asks."""
+
+    def __init__(self, keys: dict[str, str], known: dict[str, FileFacts], load: FactsLoader) -> None:
+        self._keys, self._known, self._load = keys, known, load
+
+    def __getitem__(self, path: str) -> FileFacts:
+        if path not in self._known:
+            key = self._keys[path]
+            found = self._load([key]).get(key)
+            if found is None:
+                raise KeyError(path)
+            self._known[path] = found
+        return self._known[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def _read(found: _Found) -> bytes | str:
+    try:
+        return Path(found.absolute).read_bytes()
+    except OSError as exc:
+        return f"cannot read: {exc.strerror}"
 
 
 def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
-         providers: Sequence[CodeProvider] | None = None, max_files: int | None = None) -> ScanResult:
+         providers: Sequence[CodeProvider] | None = None, max_files: int | None = None,
+         previous: Previous | None = None) -> ScanResult:
     """Refresh the code graph of ``root`` against the files of the previous snapshot."""
     chosen = list(providers) if providers is not None else registered_providers()
     by_suffix: dict[str, tuple[CodeProvider, str]] = {}
@@ -151,7 +198,7 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
     walk = _walk(root, by_suffix, MAX_FILES if max_files is None else max_files)
 
     entries: dict[str, FileEntry] = {}
-    owner: dict[str, str] = {}
+    owner: dict[str, CodeProvider] = {}
     pending: list[tuple[_Found, CodeProvider, str, str, bytes | None]] = []
     for found in walk.files:
         suffix = os.path.splitext(found.path)[1].lower()
@@ -161,7 +208,7 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
                                             "skipped", f"no provider for {language}")
             continue
         provider, language = by_suffix[suffix]
-        owner[found.path] = provider.name
+        owner[found.path] = provider
         if found.size > MAX_FILE_BYTES:
             entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, "", language,
                                             "skipped", f"too large ({found.size} bytes > {MAX_FILE_BYTES})")
@@ -171,51 +218,74 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
         if before and before.content_hash and (before.size, before.mtime_ns) == (found.size, found.mtime_ns):
             digest = before.content_hash
         else:
-            try:
-                data = Path(found.absolute).read_bytes()
-            except OSError as exc:
-                entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, "", language,
-                                                "skipped", f"cannot read: {exc.strerror}")
+            read = _read(found)
+            if isinstance(read, str):
+                entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, "", language, "skipped", read)
                 continue
-            digest = content_hash(data)
+            data, digest = read, content_hash(read)
         pending.append((found, provider, language, digest, data))
+    for path, reason in walk.problems:
+        entries.setdefault(path, FileEntry(path, 0, 0, "", "unknown", "skipped", reason))
 
-    cached = load_facts(sorted({facts_key(p, d) for _, p, _, d, _ in pending}))
-    facts_by_provider: dict[str, dict[str, FileFacts]] = {p.name: {} for p in chosen}
+    # Unchanged content keeps the previous snapshot's rows when the set of files is the same
+    # (so every module keeps its name) and the providers' facts are still current.
+    same = {f.path for f, _, _, d, _ in pending if (b := prior.get(f.path)) is not None and b.content_hash == d}
+    incremental = (previous is not None and previous.complete and set(prior) == set(entries) | {
+        f.path for f, *_ in pending} and bool(same))
+    if incremental:
+        probes = {p.name: facts_key(p, prior[path].content_hash) for path in same for p in [owner[path]]}
+        incremental = set(load_facts(sorted(set(probes.values())))) == set(probes.values())
+    if not incremental:
+        same = set()
+
+    keys: dict[str, dict[str, str]] = {p.name: {} for p in chosen}
+    known: dict[str, dict[str, FileFacts]] = {p.name: {} for p in chosen}
+    cached = load_facts(sorted({facts_key(p, d) for f, p, _, d, _ in pending if f.path not in same}))
     new_facts: dict[str, tuple[str, str, FileFacts]] = {}
     parsed = reused = 0
     for found, provider, language, digest, data in pending:
         key = facts_key(provider, digest)
+        if found.path in same:
+            before = prior[found.path]
+            keys[provider.name][found.path] = key
+            entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, digest, language,
+                                            before.status, before.reason)
+            reused += 1
+            continue
         facts = cached.get(key) or (new_facts[key][2] if key in new_facts else None)
         if facts is None:
-            if data is None:
-                try:
-                    data = Path(found.absolute).read_bytes()
-                except OSError as exc:
-                    facts = FileFacts("skipped", f"cannot read: {exc.strerror}")
-            if facts is None:
-                assert data is not None
-                digest = content_hash(data)
+            read = data if data is not None else _read(found)
+            if isinstance(read, str):
+                facts = FileFacts("skipped", read)
+            else:
+                digest = content_hash(read)
                 key = facts_key(provider, digest)
-                facts = provider.parse(data, language)
+                facts = provider.parse(read, language)
                 new_facts[key] = (language, digest, facts)
                 parsed += 1
         else:
             reused += 1
-        facts_by_provider[provider.name][found.path] = facts
+        keys[provider.name][found.path] = key
+        known[provider.name][found.path] = facts
         entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, digest, language,
                                         facts.status, facts.reason)
-    for path, reason in walk.problems:
-        entries.setdefault(path, FileEntry(path, 0, 0, "", "unknown", "skipped", reason))
 
     all_paths = frozenset(entries)
     symbols: list[Symbol] = []
     edges: list[Edge] = []
     coverage: list[Coverage] = []
+    copy_edges: list[str] = []
     for provider in chosen:
-        files = facts_by_provider[provider.name]
-        resolution = provider.resolve(ProjectView(root, files, all_paths))
-        for path, facts in sorted(files.items()):
+        files = _LazyFacts(keys[provider.name], known[provider.name], load_facts)
+        fresh = {p for p in keys[provider.name] if p not in same}
+        targets = None
+        if incremental and previous is not None:
+            modules = provider.resolve(ProjectView(root, files, all_paths, frozenset())).modules
+            targets = fresh | _dependents(fresh, files, modules, previous)
+            copy_edges += sorted(set(keys[provider.name]) - targets)
+        resolution = provider.resolve(ProjectView(root, files, all_paths, None if targets is None else frozenset(targets)))
+        for path in sorted(fresh):
+            facts = files[path]
             module = resolution.modules.get(path)
             if module is None or facts.status != "parsed":
                 continue
@@ -227,7 +297,7 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
                 for s in facts.symbols
             )
         edges.extend(resolution.edges)
-        mine = [e for e in entries.values() if owner.get(e.path) == provider.name]
+        mine = [e for e in entries.values() if e.path in owner and owner[e.path] is provider]
         coverage.append(Coverage(
             provider.name,
             files_parsed=sum(e.status == "parsed" for e in mine),
@@ -242,8 +312,25 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
     return ScanResult(
         files=manifest, symbols=symbols, edges=edges, coverage=coverage, new_facts=new_facts,
         complete=not walk.incomplete, reason=walk.incomplete, fingerprint=fingerprint(manifest),
-        parsed=parsed, reused=reused,
+        parsed=parsed, reused=reused, copy_from=previous.id if incremental and previous else None,
+        copy_symbols=tuple(sorted(same)), copy_edges=tuple(copy_edges),
     )
+
+
+def _dependents(fresh: set[str], files: Mapping[str, FileFacts], modules: Mapping[str, str],
+                previous: Previous) -> set[str]:
+    """Unchanged files whose edges may read differently: they import a changed module (or
+    a package above it) whose names (symbols and their kinds) changed."""
+    before = previous.members(sorted(fresh))
+    touched: set[str] = set()
+    for path in fresh:
+        facts = files[path]
+        names = {(s.name, s.kind) for s in facts.symbols} if facts.status == "parsed" else set()
+        if names != before.get(path, set()) and path in modules:
+            parts = modules[path].split(".")
+            touched.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+            touched.add(modules[path])
+    return previous.importers(sorted(touched)) if touched else set()
 
 
 def fingerprint(files: Iterable[FileEntry]) -> str:

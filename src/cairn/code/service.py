@@ -8,12 +8,13 @@ operations default to the newest snapshot (of ``root`` when given). Every method
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from cairn.code.diff import diff_snapshots
-from cairn.code.impact import reverse_index, walk
+from cairn.code.impact import walk
 from cairn.code.model import Coverage, Edge, Snapshot, SnapshotWrite, Symbol
-from cairn.code.scan import content_hash, git_revision, scan
+from cairn.code.scan import Previous, content_hash, git_revision, scan
 from cairn.contracts import code as c
 from cairn.errors import NotFoundError, ValidationError
 from cairn.store.protocol import CodeStore, StoreOpener
@@ -83,16 +84,27 @@ class CodeService:
             raise ValidationError(f"{path} is not a directory")
         root = root.resolve()
         store = self._open_store(True)
-        previous = store.code_snapshots(str(root))
-        prior = {f.path: f for f in store.code_files(previous[0].id)} if previous else {}
-        result = scan(root, prior=prior, load_facts=store.code_facts)
+        listed = store.code_snapshots(str(root))
+        prior = {f.path: f for f in store.code_files(listed[0].id)} if listed else {}
+        previous = None
+        if listed:
+            last = listed[0].id
+
+            def members(paths: Sequence[str]) -> dict[str, set[tuple[str, str]]]:
+                return {p: {(s.name, s.kind) for s in store.code_symbols(last, path=p) if s.kind != "module"}
+                        for p in paths}
+
+            previous = Previous(last, listed[0].complete, members,
+                                lambda modules: store.code_importers(last, modules))
+        result = scan(root, prior=prior, load_facts=store.code_facts, previous=previous)
         store.acquire_writer()
         try:
             written = store.write_code_snapshot(SnapshotWrite(
                 root=str(root), git_revision=git_revision(root), fingerprint=result.fingerprint,
                 complete=result.complete, reason=result.reason, coverage=tuple(result.coverage),
                 files=tuple(result.files), symbols=tuple(result.symbols), edges=tuple(result.edges),
-                new_facts=result.new_facts,
+                new_facts=result.new_facts, copy_from=result.copy_from,
+                copy_symbols=result.copy_symbols, copy_edges=result.copy_edges,
             ), keep)
         finally:
             store.release_writer()
@@ -168,7 +180,7 @@ class CodeService:
             if rel.startswith(".."):
                 raise ValidationError(f"{path} is not under the code root {snap.root}")
         rel = Path(rel).as_posix().removeprefix("./")
-        entry = next((f for f in store.code_files(snap.id) if f.path == rel), None)
+        entry = store.code_file(snap.id, rel)
         if entry is None:
             raise ValidationError(f"{rel} is not indexed in snapshot {snap.id} of {snap.root}; "
                                   "run `cairn code refresh` (or check the path)")
@@ -193,8 +205,8 @@ class CodeService:
                 raise NotFoundError(f"no symbol {target!r} in snapshot {snap.id} (give a path or a qualified name)")
             rel = self._file(store, snap, target)
             starts = [s.qualname for s in store.code_symbols(snap.id, path=rel)]
-        result = walk(reverse_index(store.code_edges(snap.id), ("import", "call", "reference")),
-                      starts, depth=depth, max_nodes=max_nodes)
+        result = walk(lambda nodes: store.code_edges_into(snap.id, nodes), starts, depth=depth,
+                      max_nodes=max_nodes)
         known = {s.qualname: s for s in store.code_symbols(snap.id, qualnames=[n.node for n in result.nodes])}
         return c.CodeImpact(
             snapshot_id=snap.id, target=target, starts=list(result.starts), depth=depth,
@@ -226,8 +238,8 @@ class CodeService:
             data = (Path(snap.root) / sym.path).read_bytes()
         except OSError as exc:
             raise NotFoundError(f"{sym.path} cannot be read now: {exc.strerror}") from None
-        entry = next(f for f in store.code_files(snap.id) if f.path == sym.path)
+        entry = store.code_file(snap.id, sym.path)
         lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
         text = "".join(lines[sym.start_line - 1 : sym.end_line])
         return c.CodeShow(snapshot_id=snap.id, symbol=symbol_contract(sym), text=text,
-                          current=content_hash(data) == entry.content_hash)
+                          current=entry is not None and content_hash(data) == entry.content_hash)

@@ -358,8 +358,9 @@ class CodeStore(Protocol):
     (parsed facts by content hash, shared by every snapshot holding that content)."""
 
     def write_code_snapshot(self, snapshot: SnapshotWrite, keep: int) -> Snapshot:
-        """Store a snapshot and the new facts in one transaction, then keep only the ``keep``
-        newest snapshots of its root and the facts they still use."""
+        """Store a snapshot and the new facts in one transaction (copying the rows of
+        ``copy_symbols``/``copy_edges`` files from ``copy_from``), then keep only the
+        ``keep`` newest snapshots of its root and the facts they still use."""
         ...
 
     def code_snapshots(self, root: str | None = None) -> list[Snapshot]:
@@ -374,6 +375,10 @@ class CodeStore(Protocol):
         """A snapshot's manifest, by path."""
         ...
 
+    def code_file(self, snapshot_id: int, path: str) -> FileEntry | None:
+        """One file of a snapshot's manifest, or ``None``."""
+        ...
+
     def code_symbols(self, snapshot_id: int, *, path: str | None = None,
                      qualnames: Sequence[str] | None = None) -> list[Symbol]:
         """A snapshot's symbols (of one file, or by qualified name), by path and line."""
@@ -381,6 +386,14 @@ class CodeStore(Protocol):
 
     def code_edges(self, snapshot_id: int) -> list[Edge]:
         """A snapshot's edges."""
+        ...
+
+    def code_edges_into(self, snapshot_id: int, targets: Sequence[str]) -> dict[str, list[Edge]]:
+        """target -> the edges into it (by source, then kind), for the given targets."""
+        ...
+
+    def code_importers(self, snapshot_id: int, modules: Sequence[str]) -> set[str]:
+        """Paths of the files holding an import edge to any of ``modules``."""
         ...
 
     def code_facts(self, keys: Sequence[str]) -> dict[str, FileFacts]:

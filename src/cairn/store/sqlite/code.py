@@ -62,6 +62,13 @@ class CodeMixin(Connected):
                 "INSERT INTO code_edges VALUES (?,?,?,?,?,?)",
                 [(sid, e.kind, e.source, e.target, e.path, e.line) for e in snapshot.edges],
             )
+            if snapshot.copy_from is not None:
+                self._copy_rows(sid, snapshot)
+                conn.execute(
+                    "UPDATE code_snapshots SET symbol_count = (SELECT count(*) FROM code_symbols WHERE"
+                    " snapshot_id = ?), edge_count = (SELECT count(*) FROM code_edges WHERE snapshot_id = ?)"
+                    " WHERE id = ?", (sid, sid, sid),
+                )
             old = [r[0] for r in conn.execute(
                 "SELECT id FROM code_snapshots WHERE root = ? ORDER BY id DESC LIMIT -1 OFFSET ?",
                 (snapshot.root, max(keep, 1)),
@@ -78,6 +85,39 @@ class CodeMixin(Connected):
                 )
             row = conn.execute(f"{_SNAPSHOT} WHERE id = ?", (sid,)).fetchone()
         return _snapshot(row)
+
+    def _copy_rows(self, sid: int, snapshot: SnapshotWrite) -> None:
+        for part in chunks(list(snapshot.copy_symbols)):
+            self.conn.execute(
+                "INSERT OR IGNORE INTO code_symbols SELECT ?, qualname, name, kind, path, start_line, end_line,"
+                f" signature_hash, body_hash FROM code_symbols WHERE snapshot_id = ? AND path IN ({placeholders(part)})",
+                [sid, snapshot.copy_from, *part],
+            )
+        for part in chunks(list(snapshot.copy_edges)):
+            self.conn.execute(
+                "INSERT INTO code_edges SELECT ?, kind, source, target, path, line FROM code_edges"
+                f" WHERE snapshot_id = ? AND path IN ({placeholders(part)})",
+                [sid, snapshot.copy_from, *part],
+            )
+
+    def code_edges_into(self, snapshot_id: int, targets: Sequence[str]) -> dict[str, list[Edge]]:
+        found: dict[str, list[Edge]] = {}
+        for part in chunks(list(targets)):
+            for row in self.conn.execute(
+                "SELECT kind, source, target, path, line FROM code_edges WHERE snapshot_id = ?"
+                f" AND target IN ({placeholders(part)}) ORDER BY target, source, kind", [snapshot_id, *part],
+            ):
+                found.setdefault(row[2], []).append(Edge(*row))
+        return found
+
+    def code_importers(self, snapshot_id: int, modules: Sequence[str]) -> set[str]:
+        paths: set[str] = set()
+        for part in chunks(list(modules)):
+            paths.update(row[0] for row in self.conn.execute(
+                "SELECT DISTINCT path FROM code_edges WHERE snapshot_id = ? AND kind = 'import'"
+                f" AND target IN ({placeholders(part)})", [snapshot_id, *part],
+            ))
+        return paths
 
     def code_snapshots(self, root: str | None = None) -> list[Snapshot]:
         if root is None:
@@ -98,6 +138,13 @@ class CodeMixin(Connected):
             " WHERE snapshot_id = ? ORDER BY path", (snapshot_id,),
         )
         return [FileEntry(*row) for row in rows]
+
+    def code_file(self, snapshot_id: int, path: str) -> FileEntry | None:
+        row = self.conn.execute(
+            "SELECT path, size, mtime_ns, content_hash, language, status, reason FROM code_files"
+            " WHERE snapshot_id = ? AND path = ?", (snapshot_id, path),
+        ).fetchone()
+        return None if row is None else FileEntry(*row)
 
     def code_symbols(self, snapshot_id: int, *, path: str | None = None,
                      qualnames: Sequence[str] | None = None) -> list[Symbol]:

@@ -250,7 +250,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             path TEXT NOT NULL,
             line INTEGER NOT NULL
         );
-        CREATE INDEX code_edges_snapshot ON code_edges(snapshot_id);
+        CREATE INDEX code_edges_snapshot ON code_edges(snapshot_id, path);
+        CREATE INDEX code_edges_target ON code_edges(snapshot_id, target);
         -- Parsed facts by provider/version/content hash: unchanged content is never re-parsed.
         CREATE TABLE code_facts (
             key TEXT PRIMARY KEY,
