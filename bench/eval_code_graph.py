@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import random
+import subprocess
 import sys
 import tarfile
 from pathlib import Path
@@ -120,6 +122,57 @@ def evaluate(name: str, version: str) -> tuple[list[str], list[str], list[str]]:
     return [row], diffs, sets
 
 
+NODE = WORK / "node"
+#: npm packages that ship their TypeScript sources: (name@version, source folder, tsconfig
+#: handed to madge: the package's own, reduced to its module-resolution options).
+TS_PACKAGES = {
+    "rxjs@7.8.1": ("package/src", {"compilerOptions": {
+        "baseUrl": ".", "paths": {"rxjs": ["./"], "rxjs/*": ["./*"]}}}),
+    # no tsconfig shipped: its self-imports (`@trpc/server`) are external to both tools
+    "@trpc/server@11.0.0": ("trpc/package/src", {"compilerOptions": {}}),
+}
+
+
+def madge_edges(src: Path, config: dict[str, object]) -> dict[str, list[str]]:
+    """madge's dependency tree of the TypeScript files under ``src``."""
+    madge = NODE / "node_modules" / ".bin" / "madge"
+    if not madge.is_file():
+        sys.exit(f"missing madge; install it once with:\n  cd {NODE} && npm install madge@8 typescript@5")
+    (src / "madge.tsconfig.json").write_text(json.dumps(config))
+    done = subprocess.run([str(madge), "--extensions", "ts", "--ts-config", "madge.tsconfig.json", "--json", "."],
+                          cwd=src, capture_output=True, text=True, check=True)
+    tree: dict[str, list[str]] = json.loads(done.stdout)
+    return tree
+
+
+def evaluate_typescript(spec: str, folder: str, config: dict[str, object]) -> tuple[list[str], list[str]]:
+    name, _, version = spec.rpartition("@")
+    archive = NODE / f"{name.removeprefix('@').replace('/', '-')}-{version}.tgz"
+    src = NODE / folder
+    if not src.is_dir():
+        if not archive.is_file():
+            sys.exit(f"missing {archive}; fetch it once with:\n  cd {NODE} && npm pack {spec}")
+        into = NODE / folder.split("/")[0] if folder.split("/")[0] != "package" else NODE
+        into.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(into, filter="data")
+    tree = madge_edges(src, config)
+    theirs = {(a, b) for a, targets in tree.items() for b in targets}
+    result = scan(src, prior={}, load_facts=lambda keys: {})
+    ts_files = {f.path for f in result.files if f.path.endswith(".ts")}
+    mine = {(e.source, e.target) for e in result.edges
+            if e.kind == "import" and e.source in ts_files and e.target in ts_files}
+    agree = mine & theirs
+    union = mine | theirs
+    (p_lo, p_hi), (r_lo, r_hi) = bootstrap(mine, theirs, sorted(ts_files | set(tree)))
+    row = (f"| {spec} | {len(ts_files)} / {len(tree)} | {len(mine)} | {len(theirs)} | {len(agree)} | "
+           f"{len(agree) / len(union):.4f} | {len(agree) / len(mine):.4f} [{p_lo:.4f}, {p_hi:.4f}] | "
+           f"{len(agree) / len(theirs):.4f} [{r_lo:.4f}, {r_hi:.4f}] |")
+    diffs = [f"- {spec}: only cairn: `{a} -> {b}`" for a, b in sorted(mine - theirs)]
+    diffs += [f"- {spec}: only madge: `{a} -> {b}`" for a, b in sorted(theirs - mine)]
+    return [row], diffs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write-results", action="store_true")
@@ -130,6 +183,11 @@ def main() -> None:
         rows += r
         diffs += d
         sets += s
+    ts_rows, ts_diffs = [], []
+    for spec, (folder, config) in TS_PACKAGES.items():
+        r, d = evaluate_typescript(spec, folder, config)
+        ts_rows += r
+        ts_diffs += d
     body = "\n".join([
         "Command: `python -m bench.eval_code_graph --write-results`  ",
         f"Date: {stamp()}  ",
@@ -161,6 +219,17 @@ def main() -> None:
         "self-edges were kept, differed from grimp on exactly those two edges (recall 0.9952 on",
         "rich). Upstream/downstream are grimp's words: upstream = what a module depends on",
         "(cairn's forward walk), downstream = what depends on it (cairn's impact).",
+        "",
+        "TypeScript: module import edges between a package's own `.ts` files vs madge 8",
+        "(`madge --extensions ts --ts-config ... --json .`, with the package's `paths`/`baseUrl`);",
+        "agreement = |both| / |either|; 95% bootstrap intervals over importing files:",
+        "",
+        "| package | files cairn / madge | edges cairn | edges madge | agree | agreement | precision | recall |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        *ts_rows,
+        "",
+        "TypeScript differences:" if ts_diffs else "TypeScript differences: none.",
+        *ts_diffs,
     ])
     print(body)
     if args.write_results:

@@ -22,7 +22,7 @@ EDGE_KINDS: tuple[EdgeKind, ...] = ("import", "call", "reference")
 #: Where an import statement sits: at module level, inside a function or class body,
 #: or under ``if TYPE_CHECKING:`` (all count as edges; the scope is kept for the reader).
 ImportScope = Literal["module", "local", "type_checking"]
-SymbolKind = Literal["module", "class", "function", "method", "const"]
+SymbolKind = Literal["module", "class", "function", "method", "const", "type"]
 
 #: Files larger than this are recorded as skipped ("too large"), never parsed: generated
 #: tables and bundles run to megabytes and say nothing about structure. 1 MiB holds every

@@ -95,4 +95,7 @@ UNSUPPORTED_CODE: dict[str, str] = {
     ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hs": "haskell", ".ml": "ocaml",
     ".clj": "clojure", ".dart": "dart", ".r": "r", ".jl": "julia", ".zig": "zig",
     ".vue": "vue", ".svelte": "svelte",
+    # claimed by the TypeScript provider when the ``code`` extra is installed
+    ".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
 }

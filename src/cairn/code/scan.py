@@ -40,6 +40,13 @@ def registered_providers() -> list[CodeProvider]:
     from cairn.code.python import PythonProvider
 
     found: list[CodeProvider] = [PythonProvider()]
+    try:
+        import tree_sitter  # noqa: F401  (the ``code`` extra)
+
+        from cairn.code.typescript import TypeScriptProvider
+    except ImportError:  # without it, TypeScript/JavaScript files are listed as skipped
+        return found
+    found.append(TypeScriptProvider())
     return found
 
 

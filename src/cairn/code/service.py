@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cairn.code.diff import diff_snapshots
-from cairn.code.impact import walk
+from cairn.code.impact import Neighbours, walk
 from cairn.code.model import Coverage, Edge, Snapshot, SnapshotWrite, Symbol
 from cairn.code.scan import Previous, content_hash, git_revision, scan
 from cairn.contracts import code as c
@@ -23,6 +23,9 @@ from cairn.validation import check_bound
 #: Snapshots kept per root by default: each refresh prunes the older ones (and the cached
 #: facts no kept snapshot uses). Enough to diff across a few refreshes, small on disk.
 DEFAULT_KEEP = 10
+#: Impact remembers the edges it read for this many snapshots, up to this many nodes each.
+EDGE_CACHE_SNAPSHOTS = 2
+EDGE_CACHE_NODES = 500_000
 
 
 def snapshot_contract(snapshot: Snapshot) -> c.CodeSnapshot:
@@ -71,6 +74,7 @@ class CodeService:
 
     def __init__(self, open_store: StoreOpener) -> None:
         self._open_store = open_store
+        self._edge_cache: dict[tuple[str, int], dict[str, list[Edge]]] = {}
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -205,17 +209,39 @@ class CodeService:
                 raise NotFoundError(f"no symbol {target!r} in snapshot {snap.id} (give a path or a qualified name)")
             rel = self._file(store, snap, target)
             starts = [s.qualname for s in store.code_symbols(snap.id, path=rel)]
-        result = walk(lambda nodes: store.code_edges_into(snap.id, nodes), starts, depth=depth,
-                      max_nodes=max_nodes)
+        result = walk(self._edges_into(store, snap.id), starts, depth=depth, max_nodes=max_nodes)
         known = {s.qualname: s for s in store.code_symbols(snap.id, qualnames=[n.node for n in result.nodes])}
+        # Trusted rows from the store: built without re-validation (a wide impact has
+        # thousands of edges in its explanations).
+        edge = c.CodeEdge.model_construct
         return c.CodeImpact(
             snapshot_id=snap.id, target=target, starts=list(result.starts), depth=depth,
             max_nodes=max_nodes, truncated=bool(result.truncated), truncation=result.truncated,
-            nodes=[c.CodeImpactNode(
+            nodes=[c.CodeImpactNode.model_construct(
                 node=n.node, kind=known[n.node].kind if n.node in known else "unknown",
                 path=known[n.node].path if n.node in known else None, distance=n.distance,
-                via=[edge_contract(e) for e in n.path]) for n in result.nodes],
+                via=[edge(kind=e.kind, source=e.source, target=e.target, path=e.path, line=e.line)
+                     for e in n.path]) for n in result.nodes],
         )
+
+    def _edges_into(self, store: CodeStore, snapshot_id: int) -> Neighbours:
+        """Edges into nodes, from the store, remembered per snapshot (snapshots never
+        change): a resident server answers repeated impact questions from memory."""
+        key = (getattr(store, "location", ""), snapshot_id)
+        cache = self._edge_cache.get(key)
+        if cache is None:
+            while len(self._edge_cache) >= EDGE_CACHE_SNAPSHOTS:
+                self._edge_cache.pop(next(iter(self._edge_cache)))
+            cache = self._edge_cache[key] = {}
+
+        def fetch(nodes: Sequence[str]) -> dict[str, list[Edge]]:
+            missing = [n for n in nodes if n not in cache]
+            found = store.code_edges_into(snapshot_id, missing) if missing else {}
+            if len(cache) + len(missing) <= EDGE_CACHE_NODES:
+                cache.update((n, found.get(n, [])) for n in missing)
+            return {n: cache[n] if n in cache else found.get(n, []) for n in nodes}
+
+        return fetch
 
     def code_symbols(self, path: str, snapshot: int | None = None, root: str | None = None) -> c.CodeSymbols:
         """The symbols of one file (module, classes, functions, methods) with their lines."""
