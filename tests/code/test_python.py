@@ -176,3 +176,19 @@ def test_a_refresh_never_stops_on_bad_files(tmp_path: Path) -> None:
     assert python.relation_kinds == ("import", "call", "reference")
     other = next(c for c in result.coverage if c.provider == "none")
     assert {p for p, _ in other.files_skipped} == {"main.go", "loop/back", "dangling.py"}
+
+
+def test_files_git_ignores_are_not_walked(tmp_path: Path) -> None:
+    import subprocess
+
+    write(tmp_path, {
+        ".gitignore": "build/\n*.gen.py\n",
+        "app.py": "import lib\n",
+        "lib.py": "",
+        "build/lib.py": "x = 1\n",
+        "table.gen.py": "y = 2\n",
+    })
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    result = run(tmp_path)
+    assert [f.path for f in result.files] == ["app.py", "lib.py"]
+    assert next(c for c in result.coverage if c.provider == "none").confidence["ignored"].startswith("2 ")

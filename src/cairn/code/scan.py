@@ -73,14 +73,35 @@ class _Walk:
     files: list[_Found] = field(default_factory=list)
     problems: list[tuple[str, str]] = field(default_factory=list)
     other: int = 0
+    ignored: int = 0
     incomplete: str = ""
 
 
+def git_ignored(root: Path) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The files and folders (relative to ``root``) that git ignores there, or ``None``
+    outside a git work tree: a refresh never reads build outputs or vendored trees."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],
+            capture_output=True, timeout=60, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    listed = [p.decode("utf-8", "surrogateescape") for p in done.stdout.split(b"\0") if p]
+    return (frozenset(p for p in listed if not p.endswith("/")),
+            frozenset(p.rstrip("/") for p in listed if p.endswith("/")))
+
+
 def _walk(root: Path, suffixes: Iterable[str], max_files: int) -> _Walk:
-    """Every code file under ``root``; symlinks are followed inside the root only, and a
-    directory reached twice through links is a loop, recorded, not walked again."""
+    """Every code file under ``root`` that git does not ignore; symlinks are followed inside
+    the root only, and a directory reached twice through links is a loop, recorded, not
+    walked again."""
     code = set(suffixes) | set(UNSUPPORTED_CODE)
     out = _Walk()
+    ignored = git_ignored(root)
+    ignored_files, ignored_dirs = ignored if ignored is not None else (frozenset(), frozenset())
     real_root = os.path.realpath(root)
     seen_dirs = {real_root}
     stack = [("", str(root))]
@@ -94,6 +115,9 @@ def _walk(root: Path, suffixes: Iterable[str], max_files: int) -> _Walk:
             continue
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            if rel in ignored_files or rel in ignored_dirs:
+                out.ignored += 1
+                continue
             suffix = os.path.splitext(entry.name)[1].lower()
             try:
                 is_link = entry.is_symlink()
@@ -314,7 +338,9 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
             confidence=dict(provider.confidence),
         ))
     unclaimed = tuple((e.path, e.reason) for e in entries.values() if e.path not in owner)
-    coverage.append(Coverage("none", 0, 0, unclaimed, (), {"other_files": str(walk.other)}))
+    coverage.append(Coverage("none", 0, 0, unclaimed, (), {
+        "other_files": f"{walk.other} files that are not code",
+        "ignored": f"{walk.ignored} files or folders ignored by git"}))
     manifest = sorted(entries.values(), key=lambda e: e.path)
     return ScanResult(
         files=manifest, symbols=symbols, edges=edges, coverage=coverage, new_facts=new_facts,
