@@ -50,6 +50,22 @@ def registered_providers() -> list[CodeProvider]:
     return found
 
 
+def symbol_spans(path: str, data: bytes) -> list[tuple[int, int, tuple[str, ...]]] | None:
+    """The classes and functions of a code file as (first line, last line, path) spans, for
+    cutting it into passages; ``None`` when no provider reads it or it does not parse."""
+    suffix = os.path.splitext(path)[1].lower()
+    for provider in registered_providers():
+        language = provider.extensions.get(suffix)
+        if language is None:
+            continue
+        facts = provider.parse(data, language)
+        if facts.status != "parsed":
+            return None
+        return [(s.start_line, s.end_line, tuple(part.partition("#")[0] for part in s.name.split(".")))
+                for s in facts.symbols if s.kind != "const"]
+    return None
+
+
 def content_hash(data: bytes) -> str:
     """The content identity of a file's bytes."""
     return hashlib.blake2b(data, digest_size=16).hexdigest()
