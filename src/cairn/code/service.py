@@ -75,6 +75,7 @@ class CodeService:
     def __init__(self, open_store: StoreOpener) -> None:
         self._open_store = open_store
         self._edge_cache: dict[tuple[str, int], dict[str, list[Edge]]] = {}
+        self._kind_cache: dict[tuple[str, int], dict[str, str]] = {}
 
     # --- writing ---------------------------------------------------------------------------
 
@@ -210,19 +211,35 @@ class CodeService:
             rel = self._file(store, snap, target)
             starts = [s.qualname for s in store.code_symbols(snap.id, path=rel)]
         result = walk(self._edges_into(store, snap.id), starts, depth=depth, max_nodes=max_nodes)
-        known = {s.qualname: s for s in store.code_symbols(snap.id, qualnames=[n.node for n in result.nodes])}
+        kinds = self._kinds(store, snap.id, [n.node for n in result.nodes])
         # Trusted rows from the store: built without re-validation (a wide impact has
         # thousands of edges in its explanations).
         edge = c.CodeEdge.model_construct
         return c.CodeImpact(
             snapshot_id=snap.id, target=target, starts=list(result.starts), depth=depth,
             max_nodes=max_nodes, truncated=bool(result.truncated), truncation=result.truncated,
+            # A node's path is where its first edge is written (an edge lives in its source's file).
             nodes=[c.CodeImpactNode.model_construct(
-                node=n.node, kind=known[n.node].kind if n.node in known else "unknown",
-                path=known[n.node].path if n.node in known else None, distance=n.distance,
+                node=n.node, kind=kinds.get(n.node, "unknown"), path=n.path[0].path if n.path else None,
+                distance=n.distance,
                 via=[edge(kind=e.kind, source=e.source, target=e.target, path=e.path, line=e.line)
                      for e in n.path]) for n in result.nodes],
         )
+
+    def _kinds(self, store: CodeStore, snapshot_id: int, nodes: Sequence[str]) -> dict[str, str]:
+        """The kind of each node that is a symbol (remembered per snapshot)."""
+        key = (getattr(store, "location", ""), snapshot_id)
+        known = self._kind_cache.setdefault(key, {})
+        while len(self._kind_cache) > EDGE_CACHE_SNAPSHOTS:
+            self._kind_cache.pop(next(iter(self._kind_cache)))
+        missing = [n for n in nodes if n not in known]
+        if missing:
+            found = {s.qualname: s.kind for s in store.code_symbols(snapshot_id, qualnames=missing)}
+            if len(known) + len(missing) <= EDGE_CACHE_NODES:
+                known.update((n, found.get(n, "unknown")) for n in missing)
+            else:
+                return {n: known.get(n) or found.get(n) or "unknown" for n in nodes}
+        return {n: known[n] for n in nodes}
 
     def _edges_into(self, store: CodeStore, snapshot_id: int) -> Neighbours:
         """Edges into nodes, from the store, remembered per snapshot (snapshots never
