@@ -93,6 +93,17 @@ def main() -> None:
                 incremental = ws.code_refresh(str(repo))
                 incrementals.append(time.perf_counter() - started)
                 assert incremental.parsed == 1, incremental.parsed
+        # Steady state: the root's 10 kept snapshots are reached, so each refresh also
+        # prunes the oldest snapshot (its rows and the facts no kept snapshot uses).
+        steady = []
+        with cairn.open(Path(tmp) / "home0") as ws:
+            for i in range(12):
+                victim.write_text(victim.read_text() + f"\n\ndef _steady_{i}():\n    return {i}\n")
+                started = time.perf_counter()
+                ws.code_refresh(str(repo), keep=10)
+                steady.append(time.perf_counter() - started)
+            kept = len(ws.code_snapshots().snapshots)
+        steady_s = statistics.median(steady[-4:])
         with cairn.open(Path(tmp) / f"home{args.repeats - 1}") as ws:
             snap = ws.code_snapshots().snapshots[0]
             edges = ws.code_diff()  # sanity: the one change is seen
@@ -129,9 +140,15 @@ def main() -> None:
         f"| incremental refresh, 1 file changed | {incr_s * 1000:.0f} ms | full refresh | "
         f"{incr_ratio * 100:.1f}% | ≤ 5% | {'pass' if incr_ratio <= 0.05 else 'FAIL'} |",
         f"| refresh, nothing changed | {same_s * 1000:.0f} ms | full refresh | {same_ratio * 100:.1f}% | — | — |",
+        f"| incremental, steady state ({kept} snapshots kept, oldest pruned each time) | {steady_s * 1000:.0f} ms "
+        f"| full refresh | {steady_s / full_s * 100:.1f}% | ≤ 5% | {'pass' if steady_s / full_s <= 0.05 else 'FAIL'} |",
         f"| impact of `{top}` (imported by {fan_in}), depth 5, p50 of 20 | {impact_p50 * 1000:.1f} ms "
         f"| — | — | < 100 ms | {'pass' if impact_p50 < 0.1 else 'FAIL'} |",
         f"| the same, first call (edges loaded from the index) | {first * 1000:.1f} ms | — | — | — | — |",
+        "",
+        "Each snapshot stores its own symbol and edge rows (unchanged files' rows are copied in SQL), so",
+        "the index grows by ~13 MB per kept snapshot of this repository; sharing rows between",
+        "snapshots is the next step if that matters.",
         "",
         f"Snapshot: {snap.files} files, {snap.symbols} symbols, {snap.edges} edges; the impact walk "
         f"reached {len(result.nodes)} nodes (truncated: {result.truncated or 'no'}). Median of "

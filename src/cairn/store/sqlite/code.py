@@ -87,18 +87,22 @@ class CodeMixin(Connected):
         return _snapshot(row)
 
     def _copy_rows(self, sid: int, snapshot: SnapshotWrite) -> None:
-        for part in chunks(list(snapshot.copy_symbols)):
-            self.conn.execute(
-                "INSERT OR IGNORE INTO code_symbols SELECT ?, qualname, name, kind, path, start_line, end_line,"
-                f" signature_hash, body_hash FROM code_symbols WHERE snapshot_id = ? AND path IN ({placeholders(part)})",
-                [sid, snapshot.copy_from, *part],
-            )
-        for part in chunks(list(snapshot.copy_edges)):
-            self.conn.execute(
-                "INSERT INTO code_edges SELECT ?, kind, source, target, path, line FROM code_edges"
-                f" WHERE snapshot_id = ? AND path IN ({placeholders(part)})",
-                [sid, snapshot.copy_from, *part],
-            )
+        """Copy the unchanged files' rows: one pass over the old snapshot leaving out the
+        (few) other paths, or, when most files changed, the listed paths chunk by chunk."""
+        paths = {row[0] for row in self.conn.execute(
+            "SELECT path FROM code_files WHERE snapshot_id = ?", (snapshot.copy_from,))}
+        tables = (("code_symbols", "qualname, name, kind, path, start_line, end_line, signature_hash, body_hash",
+                   snapshot.copy_symbols, "INSERT OR IGNORE"),
+                  ("code_edges", "kind, source, target, path, line", snapshot.copy_edges, "INSERT"))
+        for table, columns, copied, insert in tables:
+            left_out = sorted(paths - set(copied))
+            select = f"{insert} INTO {table} SELECT ?, {columns} FROM {table} WHERE snapshot_id = ?"
+            if len(left_out) <= 500:
+                self.conn.execute(f"{select} AND path NOT IN ({placeholders(left_out)})",
+                                  [sid, snapshot.copy_from, *left_out])
+                continue
+            for part in chunks(list(copied)):
+                self.conn.execute(f"{select} AND path IN ({placeholders(part)})", [sid, snapshot.copy_from, *part])
 
     def code_edges_into(self, snapshot_id: int, targets: Sequence[str]) -> dict[str, list[Edge]]:
         found: dict[str, list[Edge]] = {}

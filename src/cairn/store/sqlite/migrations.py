@@ -241,7 +241,6 @@ MIGRATIONS: tuple[Migration, ...] = (
             body_hash TEXT NOT NULL,
             PRIMARY KEY (snapshot_id, qualname)
         ) WITHOUT ROWID;
-        CREATE INDEX code_symbols_path ON code_symbols(snapshot_id, path);
         CREATE TABLE code_edges (
             snapshot_id INTEGER NOT NULL REFERENCES code_snapshots(id) ON DELETE CASCADE,
             kind TEXT NOT NULL,              -- import | call | reference
@@ -250,7 +249,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             path TEXT NOT NULL,
             line INTEGER NOT NULL
         );
-        CREATE INDEX code_edges_snapshot ON code_edges(snapshot_id, path);
+        -- One index: impact reads edges by target; a snapshot's rows are its prefix.
         CREATE INDEX code_edges_target ON code_edges(snapshot_id, target);
         -- Parsed facts by provider/version/content hash: unchanged content is never re-parsed.
         CREATE TABLE code_facts (
