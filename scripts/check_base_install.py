@@ -35,6 +35,8 @@ SAMPLES: dict[str, list[str]] = {
     "target": ["notes/backups.md"], "refs": ["notes/index.md", "notes/backups.md"],
     "prefix": ["notes/"], "name": ["notes"], "collection": ["notes"], "title": ["Check note"],
     "draft": ["draft.txt"],  # written beside the vault (the commands run in that folder)
+    # the code graph (issue 15): `code refresh` (in FIRST) snapshots the commands' folder
+    "path": ["vault/tool.py"], "symbol": ["tool.backup"],
 }
 #: More invocations of some commands (flags that load an optional dependency).
 VARIANTS: dict[str, list[list[str]]] = {
@@ -46,11 +48,12 @@ VARIANTS: dict[str, list[list[str]]] = {
     "embed": [["--json"]],
     "index": [["--embed"]],
     "check": [["--capsule", "capsule.json"]],
+    "code refresh": [["--json"]],  # a second snapshot, for `code diff`
 }
 #: Options a command needs to do anything at all (beyond its required parameters).
 NEEDS = {"collection configure": ["--context", "Check notes"]}
 #: Commands run first, in this order (they build the state the others read), and last.
-FIRST = ["collection add", "index", "context build"]
+FIRST = ["collection add", "index", "context build", "code refresh"]
 LAST = ["collection remove"]
 #: Commands that serve until stopped: up after this many seconds is a pass.
 SERVERS = {"serve": 6.0}
@@ -105,6 +108,9 @@ def invocations(path: str, params: list[tuple[str, str, list[str]]], vault: Path
     if path == "context verify":
         yield [*base, str(capsule)]
         return
+    if path == "code impact":  # its TARGET is code, not a note
+        yield [*base, "vault/tool.py"]
+        return
     args: list[str] = []
     for kind, name, choices in params:
         values = choices[:1] if choices else SAMPLES.get(name)
@@ -134,6 +140,7 @@ def make_vault(root: Path) -> Path:
         "# Backups\n\nBackups run nightly at 02:00.\nThe off-site copy is weekly.\n\n## Restore\n\n"
         "Restores are tested every month.\n")
     (vault / "page.html").write_text("<html><body><h1>Page</h1><p>backup schedule</p></body></html>")
+    (vault / "tool.py").write_text("def backup():\n    return 'nightly'\n")  # for `cairn code ...`
     return vault
 
 
