@@ -47,6 +47,13 @@ def registered_providers() -> list[CodeProvider]:
     except ImportError:  # without it, TypeScript/JavaScript files are listed as skipped
         return found
     found.append(TypeScriptProvider())
+    try:
+        import tree_sitter_go  # noqa: F401
+
+        from cairn.code.golang import GoProvider
+    except ImportError:
+        return found
+    found.append(GoProvider())
     return found
 
 
