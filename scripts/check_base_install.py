@@ -38,6 +38,8 @@ SAMPLES: dict[str, list[str]] = {
     # agent memory (issue 14)
     "text": ["backup schedule"], "id": ["obs_000000000000"], "keep": ["clm_000000000000"],
     "capsule": ["capsule.json"],  # knowledge delta (issue 16): context save NAME FILE
+    # the code graph (issue 15): `code refresh` (in FIRST) snapshots the commands' folder
+    "path": ["vault/tool.py"], "symbol": ["tool.backup"],
 }
 #: More invocations of some commands (flags that load an optional dependency).
 VARIANTS: dict[str, list[list[str]]] = {
@@ -49,12 +51,13 @@ VARIANTS: dict[str, list[list[str]]] = {
     "embed": [["--json"]],
     "index": [["--embed"]],
     "check": [["--capsule", "capsule.json"]],
+    "code refresh": [["--json"]],  # a second snapshot, for `code diff`
 }
 #: Options a command needs to do anything at all (beyond its required parameters).
 NEEDS = {"collection configure": ["--context", "Check notes"], "context watch": ["--timeout", "1"],
          "memory add": ["Check note", "A note from the base-install check."]}  # agent memory (issue 14)
 #: Commands run first, in this order (they build the state the others read), and last.
-FIRST = ["collection add", "index", "context build"]
+FIRST = ["collection add", "index", "context build", "code refresh"]
 LAST = ["collection remove"]
 #: Commands whose sample arguments name nothing on a fresh install (a memory record id)
 #: or that read a payload on stdin (hooks): only their --help runs. Agent memory (issue 14).
@@ -114,6 +117,9 @@ def invocations(path: str, params: list[tuple[str, str, list[str]]], vault: Path
     if path == "context verify":
         yield [*base, str(capsule)]
         return
+    if path == "code impact":  # its TARGET is code, not a note
+        yield [*base, "vault/tool.py"]
+        return
     args: list[str] = []
     for kind, name, choices in params:
         values = choices[:1] if choices else SAMPLES.get(name)
@@ -143,6 +149,7 @@ def make_vault(root: Path) -> Path:
         "# Backups\n\nBackups run nightly at 02:00.\nThe off-site copy is weekly.\n\n## Restore\n\n"
         "Restores are tested every month.\n")
     (vault / "page.html").write_text("<html><body><h1>Page</h1><p>backup schedule</p></body></html>")
+    (vault / "tool.py").write_text("def backup():\n    return 'nightly'\n")  # for `cairn code ...`
     return vault
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar,
 from cairn.answer.service import AnswerService
 from cairn.capsule.saved import SavedCapsuleService
 from cairn.capsule.service import CapsuleService
+from cairn.code.service import CodeService
 from cairn.config import Paths, Settings, check_index_name, load_settings, resolve_paths
 from cairn.delta.journal import retention_from_config
 from cairn.delta.service import DeltaService
@@ -115,6 +116,7 @@ class Workspace:
         self._runtime = RuntimeStatusService(self._open_store, RUNTIME_HEARTBEAT_S)
         self._status.runtime_status = self._runtime.runtime_status
         self._saved = SavedCapsuleService(self._open_store, self._capsules)  # knowledge delta (issue 16)
+        self._code = CodeService(self._open_store)  # the code graph (issue 15)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -240,6 +242,13 @@ class Workspace:
     context_reverify = _Delegate("_saved", SavedCapsuleService.context_reverify)
     context_receipts = _Delegate("_saved", SavedCapsuleService.context_receipts)
     reverify_changed = _Delegate("_saved", SavedCapsuleService.reverify_changed)
+    # the code graph (issue 15)
+    code_refresh = _Delegate("_code", CodeService.code_refresh)
+    code_snapshots = _Delegate("_code", CodeService.code_snapshots)
+    code_diff = _Delegate("_code", CodeService.code_diff)
+    code_impact = _Delegate("_code", CodeService.code_impact)
+    code_symbols = _Delegate("_code", CodeService.code_symbols)
+    code_show = _Delegate("_code", CodeService.code_show)
 
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,

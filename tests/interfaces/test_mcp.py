@@ -31,6 +31,9 @@ WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "em
                "memory_archive", "memory_restore",
                "context_save"}  # issue 16
 READ_TOOLS |= {"runtime_status"}  # the resident runtime (issue 16)
+# the code graph (issue 15)
+READ_TOOLS |= {"code_symbols", "code_show", "code_diff", "code_impact", "code_snapshots"}
+WRITE_TOOLS |= {"code_refresh"}
 
 
 @pytest.fixture(scope="module")

@@ -53,6 +53,13 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("impact", {"ref": "notes/howto/backups.md", "depth": 2}),
     ("context_list", {}),
     ("context_receipts", {"limit": 5}),
+    # the code graph (issue 15): see _code_snapshots
+    ("code_symbols", {"path": "app/core.py"}),
+    ("code_show", {"symbol": "app.core.Engine.start"}),
+    ("code_impact", {"target": "app/core.py", "depth": 3}),
+    ("code_impact", {"target": "app.core.helper", "max_nodes": 2}),
+    ("code_diff", {}),
+    ("code_snapshots", {}),
 ]
 
 #: Ids of the memory records the ``fixed`` index holds (filled by the fixture).
@@ -77,6 +84,8 @@ ERROR_CASES: list[tuple[str, dict[str, Any], str]] = [
     ("impact", {"ref": "notes/nope.md"}, "not_found"),
     ("changes", {"since": "c1.nope"}, "invalid_input"),
     ("context_receipts", {"name": "nope"}, "not_found"),
+    ("code_impact", {"target": "app/nope.py"}, "invalid_input"),
+    ("code_show", {"symbol": "app.nope"}, "not_found"),
 ]
 
 
@@ -129,6 +138,18 @@ def test_every_operation_has_a_cli_command_and_a_case() -> None:
         cli_argv(name, args)
 
 
+def _code_snapshots(home: Path, root: Path) -> None:
+    """Two code snapshots (the code graph, issue 15), so diff has something to say."""
+    from tests.code.test_python import write
+    from tests.code.test_service import BASE, change
+
+    write(root, BASE)
+    with cairn.open(home) as ws:
+        ws.code_refresh(str(root))
+        change(root, "app/util.py", "def doubled(a):\n    return a * 2\n")
+        ws.code_refresh(str(root))
+
+
 @pytest.fixture(scope="module")
 def fixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
     home = build_index(tmp_path_factory.mktemp("parity"))
@@ -138,6 +159,7 @@ def fixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]
         MEMORY_IDS["claim"] = ws.memory_add(subject="backups", predicate="run at", object="02:00",
                                             project="demo").item.id
         ws.memory_signal(MEMORY_IDS["obs"], "test-pass", project="demo")
+    _code_snapshots(home, tmp_path_factory.mktemp("parity-code"))
     with serve(home) as url:
         yield home, url
 
@@ -243,6 +265,7 @@ WRITES: list[tuple[str, dict[str, Any]]] = [
     ("memory_add", {"title": "t", "type": "rumour", "project": "demo"}),
     ("context_save", {"name": "saved", "capsule": "{capsule}"}),  # knowledge delta (issue 16)
     ("context_save", {"name": "saved", "capsule": "{capsule}"}),
+    ("code_refresh", {"path": "{root}/extra", "keep": 3}),  # the code graph (issue 15)
 ]
 
 

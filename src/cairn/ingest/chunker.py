@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from cairn.ingest.markdown import Heading
 
-__all__ = ["Chunk", "chunk_markdown", "chunk_plain", "estimate_tokens"]
+__all__ = ["Chunk", "chunk_code", "chunk_markdown", "chunk_plain", "estimate_tokens"]
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 # Builds a Chunk from a tuple of its fields: what Chunk's own ``__new__`` does, minus a
@@ -121,6 +121,45 @@ def chunk_plain(
         (a, b, no_path)
         for a, b in _pack(lines, 0, len(lines), sizer, max_tokens, min_tokens, fenced=False)
     ]
+    return sizer.chunks(_merge_small(pieces, sizer, max_tokens, min_tokens), max_tokens)
+
+
+#: A symbol of a code file: first and last line (1-based, inclusive) and its path
+#: (``("Console", "print")`` for a method).
+SymbolSpan = tuple[int, int, tuple[str, ...]]
+
+
+def chunk_code(
+    text: str,
+    spans: Sequence[SymbolSpan],
+    *,
+    max_tokens: int = 256,
+    min_tokens: int = 48,
+    count_tokens: Callable[[str], int] = estimate_tokens,
+) -> list[Chunk]:
+    """Chunk code at symbol boundaries: a passage starts where a class or function starts
+    or ends, and its heading path is the innermost symbol enclosing its first line."""
+    _check_limits(max_tokens, min_tokens)
+    ordered = sorted(spans, key=lambda s: (s[0], -s[1]))  # outer symbols before inner ones
+    whole = _whole_body(text, 0, max_tokens, count_tokens)
+    if whole is not None:
+        if not whole:
+            return []
+        start_line, end_line, body, size = whole
+        inside = [p for a, b, p in ordered if a <= start_line <= b]
+        return [_new_tuple(Chunk, (start_line, end_line, inside[-1] if inside else (), body, size))]
+    lines = text.split("\n")
+    owner: list[tuple[str, ...]] = [()] * len(lines)
+    for a, b, path in ordered:
+        owner[a - 1 : min(b, len(lines))] = [path] * (min(b, len(lines)) - a + 1)
+    sizer = _Sizer(text, lines, count_tokens)
+    pieces: list[tuple[int, int, tuple[str, ...]]] = []
+    start = 0
+    for i in range(1, len(lines) + 1):
+        if i == len(lines) or owner[i] != owner[start]:
+            pieces += [(a, b, owner[start]) for a, b in
+                       _pack(lines, start, i, sizer, max_tokens, min_tokens, fenced=False)]
+            start = i
     return sizer.chunks(_merge_small(pieces, sizer, max_tokens, min_tokens), max_tokens)
 
 

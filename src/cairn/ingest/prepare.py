@@ -10,8 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cairn.code.scan import symbol_spans
 from cairn.errors import IngestError
-from cairn.ingest.chunker import chunk_markdown, chunk_plain
+from cairn.ingest.chunker import chunk_code, chunk_markdown, chunk_plain
 from cairn.ingest.converters import Converter, convert_bytes, converter_for
 from cairn.ingest.markdown import parse_markdown
 from cairn.ingest.text import decode_bytes, normalise_text
@@ -128,10 +129,18 @@ def ingest_bytes(
         )
     else:
         title = file_title(path)
-        chunks = chunk_plain(
-            text, max_tokens=limits.chunk_max_tokens, min_tokens=limits.chunk_min_tokens,
-            count_tokens=count_tokens,
-        )
+        # Code a provider reads is cut at symbol boundaries (the code graph, issue 15).
+        spans = symbol_spans(path, text.encode("utf-8")) if kind == "code" else None
+        if spans:
+            chunks = chunk_code(
+                text, spans, max_tokens=limits.chunk_max_tokens, min_tokens=limits.chunk_min_tokens,
+                count_tokens=count_tokens,
+            )
+        else:
+            chunks = chunk_plain(
+                text, max_tokens=limits.chunk_max_tokens, min_tokens=limits.chunk_min_tokens,
+                count_tokens=count_tokens,
+            )
     passages = tuple(
         PassageRow(
             seq=i, start_line=c.start_line, end_line=c.end_line, heading_path=c.heading_path,

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from cairn.store.code_protocol import CodeStore  # the code graph (issue 15)
 from cairn.store.records import (
     ChangeRecord,
     CollectionRecord,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from cairn.memory.records import Claim, HistoryEntry, Observation, Signal
 
 __all__ = [
+    "CodeStore",
     "CollectionStore",
     "DeltaJournal",
     "DocumentStore",
@@ -595,6 +597,7 @@ class Store(
     MemoryStore,  # agent memory (issue 14)
     JobQueue, RuntimeBeat, EventLog,  # the resident runtime (issue 16)
     DeltaJournal, SavedCapsuleStore,  # knowledge delta (issue 16)
+    CodeStore,  # the code graph (issue 15)
     Protocol,
 ):
     """Everything one index holds: every concern above, one backend."""

@@ -430,6 +430,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 # --- the commands ------------------------------------------------------------------------
 from cairn.interfaces.cli import capsule_commands as _capsule_commands  # noqa: E402,F401
+from cairn.interfaces.cli import code_commands as _code_commands  # noqa: E402,F401  (issue 15)
 from cairn.interfaces.cli import commands as _commands  # noqa: E402,F401
 from cairn.interfaces.cli import delta_commands as _delta_commands  # noqa: E402,F401  (issue 16)
 from cairn.interfaces.cli import graph_commands as _graph_commands  # noqa: E402,F401

@@ -31,7 +31,8 @@ from cairn.interfaces.cli import (
     pass_state,
     progress_bar,
 )
-from cairn.interfaces.operations import IndexInput, Operation, operation
+from cairn.interfaces.inputs import IndexInput
+from cairn.interfaces.operations import Operation, operation
 
 if TYPE_CHECKING:
     from cairn.contracts import (

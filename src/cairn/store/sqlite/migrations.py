@@ -362,6 +362,69 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX capsule_receipts_name ON capsule_receipts(name, id);
         """,
     ),
+    # --- the code graph (issue 15) ---
+    Migration(
+        9,
+        "code graph: snapshots of project roots, file manifests, symbols, edges, facts cache",
+        """
+        CREATE TABLE code_snapshots (
+            id INTEGER PRIMARY KEY,
+            root TEXT NOT NULL,
+            git_revision TEXT,
+            fingerprint TEXT NOT NULL,       -- hash of (path, content hash, status) of every file
+            complete INTEGER NOT NULL,
+            reason TEXT NOT NULL,            -- why incomplete ('' when complete)
+            coverage TEXT NOT NULL,          -- JSON: each provider's coverage report
+            file_count INTEGER NOT NULL,
+            symbol_count INTEGER NOT NULL,
+            edge_count INTEGER NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX code_snapshots_root ON code_snapshots(root, id);
+        CREATE TABLE code_files (
+            snapshot_id INTEGER NOT NULL REFERENCES code_snapshots(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            content_hash TEXT NOT NULL,
+            language TEXT NOT NULL,
+            status TEXT NOT NULL,            -- parsed | failed | skipped
+            reason TEXT NOT NULL,
+            PRIMARY KEY (snapshot_id, path)
+        ) WITHOUT ROWID;
+        CREATE INDEX code_files_hash ON code_files(content_hash);
+        CREATE TABLE code_symbols (
+            snapshot_id INTEGER NOT NULL REFERENCES code_snapshots(id) ON DELETE CASCADE,
+            qualname TEXT NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            path TEXT NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            signature_hash TEXT NOT NULL,
+            body_hash TEXT NOT NULL,
+            PRIMARY KEY (snapshot_id, qualname)
+        ) WITHOUT ROWID;
+        CREATE TABLE code_edges (
+            snapshot_id INTEGER NOT NULL REFERENCES code_snapshots(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,              -- import | call | reference
+            source TEXT NOT NULL,
+            target TEXT NOT NULL,
+            path TEXT NOT NULL,
+            line INTEGER NOT NULL
+        );
+        -- One index: impact reads edges by target; a snapshot's rows are its prefix.
+        CREATE INDEX code_edges_target ON code_edges(snapshot_id, target);
+        -- Parsed facts by provider/version/content hash: unchanged content is never re-parsed.
+        CREATE TABLE code_facts (
+            key TEXT PRIMARY KEY,
+            content_hash TEXT NOT NULL,
+            language TEXT NOT NULL,
+            facts TEXT NOT NULL              -- JSON (cairn.code.model.FileFacts)
+        ) WITHOUT ROWID;
+        CREATE INDEX code_facts_hash ON code_facts(content_hash);
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from cairn.errors import BusyError, NotFoundError, StoreError
 from cairn.store.sqlite.base import utcnow
+from cairn.store.sqlite.code import CodeMixin
 from cairn.store.sqlite.collections import CollectionsMixin
 from cairn.store.sqlite.delta import DeltaMixin
 from cairn.store.sqlite.documents import DocumentsMixin
@@ -48,6 +49,7 @@ class SQLiteStore(
     MemoryMixin,  # agent memory (issue 14)
     JobsMixin,  # the resident runtime (issue 16)
     DeltaMixin,  # knowledge delta (issue 16)
+    CodeMixin,
 ):
     """All persistent state of one index, in one SQLite file: the
     :class:`~cairn.store.protocol.Store` protocol, one mixin per concern."""
