@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from cairn.retrieval.hybrid import DEFAULT_SETTINGS, FUSION_VERSION, fuse
+from cairn.retrieval.hybrid import DEFAULT_SETTINGS, FUSION_VERSION, HybridSettings, fuse
 from cairn.retrieval.vector import VectorMatrix, feedback_query
 from cairn.store.records import light_hit
 from tests.conftest import needs_minilm
@@ -49,7 +49,7 @@ def test_feedback_weights_split_the_vector_weight() -> None:
 
 
 @needs_minilm
-def test_default_mode_runs_the_feedback_round_and_fast_does_not(ws: Any, notes: Path) -> None:
+def test_default_and_fast_modes_run_the_feedback_round(ws: Any, notes: Path) -> None:
     ws.add_collection(notes, name="notes")
     ws.index()
     ws.embed()
@@ -59,8 +59,14 @@ def test_default_mode_runs_the_feedback_round_and_fast_does_not(ws: Any, notes: 
     # vectorx is reported as the public stage "vector"; explain keeps its own rank
     assert all(set(r.stages) <= {"bm25", "vector"} for r in weak.results)
     assert any("vectorx" in (r.explain.stages if r.explain else {}) for r in weak.results)
+    # --fast: the same stages, the query embedded by the int8 encoder (settings.fast_feedback)
     fast = ws.query("backup strategy", mode="fast")
-    assert "vector-feedback" not in fast.meta.stages_run and "expand" not in fast.meta.stages_run
+    assert fast.meta.stages_run[:2] == ["bm25", "vector:int8"]
+    assert "vector-feedback" in fast.meta.stages_run
+    assert ("expand" in fast.meta.stages_run) == ("expand" in weak.meta.stages_run)
+    assert fast.meta.fusion_weights == weak.meta.fusion_weights
+    none = HybridSettings(fast_feedback=())
+    assert none.fusion_version != FUSION_VERSION and "prf=text+vector" in FUSION_VERSION
     strong = ws.query("zstd")
     assert "strong-signal" in strong.meta.stages_run and "vector-feedback" not in strong.meta.stages_run
     again = ws.query("backup strategy", explain=True)
