@@ -56,6 +56,10 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     "cand-text": ("fast", {**SHARES_THEN, "fast_feedback": ("text",)}),
     "cand-vector": ("fast", {**SHARES_THEN, "fast_feedback": ("vector",)}),
     "cand-both": ("fast", {**SHARES_THEN, "fast_feedback": ("text", "vector")}),
+    # no feedback round, with the current shares: weights 1 : 1, and the lexical : vector
+    # balance default mode ends with (bm25 1 + bm25x 0.5 against vector 0.5 + vectorx 0.5)
+    "fast-nofb": ("fast", {"fast_feedback": ()}),
+    "fast-nofb-balanced": ("fast", {"fast_feedback": (), "fast_weights": {"bm25": 1.0, "vector": 2 / 3, "graph": 0.3}}),
 }
 
 
@@ -192,6 +196,43 @@ def paired_rows(collection: er.EvalCollection, runs: Mapping[str, er.Run], refer
     return rows
 
 
+def neighbour_of(turn: str, evidence: frozenset[str]) -> bool:
+    """Whether LoCoMo turn ``D<s>:<n>`` is next to an evidence turn of the same session."""
+    session, _, number = turn.removeprefix("D").partition(":")
+    if not number.isdigit():
+        return False
+    return f"D{session}:{int(number) - 1}" in evidence or f"D{session}:{int(number) + 1}" in evidence
+
+
+def wins_rows(collection: er.EvalCollection, runs: Mapping[str, er.Run], names: Sequence[str]) -> list[str]:
+    """LoCoMo, per question: is each variant's first evidence turn in the top 10 better or
+    worse placed than BM25's, and when worse, is a neighbour of an evidence turn above it?"""
+    rows = ["| variant | better than bm25 | worse | worse, an evidence turn's neighbour above the first "
+            "evidence turn | … at rank 1 | same |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+
+    def first(docs: Sequence[str], evidence: frozenset[str]) -> float:
+        return next((1.0 / i for i, d in enumerate(docs[:10], 1) if d in evidence), 0.0)
+
+    for name in names:
+        better = worse = above = top = same = 0
+        for q in collection.questions:
+            if not q.evidence:
+                continue
+            mine = [d for d, _ in runs[name].get(q.qid, [])]
+            ours, base = first(mine, q.evidence), first([d for d, _ in runs["bm25"].get(q.qid, [])], q.evidence)
+            if ours > base:
+                better += 1
+            elif ours < base:
+                worse += 1
+                ahead = mine[: round(1 / ours) - 1] if ours else mine[:10]
+                above += any(neighbour_of(d, q.evidence) for d in ahead)
+                top += bool(ahead) and neighbour_of(ahead[0], q.evidence)
+            else:
+                same += 1
+        rows.append(f"| {name} | {better} | {worse} | {above} | {top} | {same} |")
+    return rows
+
+
 def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list[str]:
     """Median wall time of ``ws.query`` per variant (and ``ws.search``), interleaved per query."""
     from cairn.retrieval import service as service_module
@@ -246,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         n if n == args.reference else f"{n} (− {args.reference} [95% CI])" for n in names) + " |")
     lines = [header, "| --- | --- | ---: | --- | " + " | ".join("---" for _ in names) + " |"]
     saved: dict[str, dict[str, er.Run]] = {}
+    wins: list[str] = []
     for replay in replays:
         runs: dict[str, er.Run] = {"bm25": replay.search()}
         for name in args.variants:
@@ -255,9 +297,11 @@ def main(argv: list[str] | None = None) -> int:
             runs[name] = replay.run(mode, settings, exact)
             print(f"  {replay.collection.name} {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
         lines += paired_rows(replay.collection, runs, args.reference, names)
+        if replay.collection.questions:
+            wins += ["", *wins_rows(replay.collection, runs, args.variants)]
         saved[replay.collection.name] = runs
         replay.ws.close()
-    print("\n".join(lines))
+    print("\n".join(lines + wins))
     if args.json:
         args.json.write_text(json.dumps(saved))
     return 0
