@@ -51,17 +51,18 @@ class HybridSettings:
     feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10})
     #: BM25 is "decisive" when its best document scores this many times the second best.
     strong_signal_ratio: float = 2.0
-    #: Weights of ``--fast`` when it runs no feedback round (``fast_feedback`` empty).
+    #: Weights of ``--fast`` (no feedback round): the lexical : vector balance default mode
+    #: ends with after its feedback round (bm25 1 + bm25x 0.5 against vector 0.5 + vectorx
+    #: 0.5), derived rather than tuned. At 1 : 1 fast fell 2.6 points of LoCoMo recall@5 and
+    #: 0.022 MRR@10 below default; balanced it is within 0.2 there (bench/RESULTS.md, "Fast
+    #: mode, sequence cap and shares", which also gives its cost on MEDLINE).
     fast_weights: Mapping[str, float] = field(
-        default_factory=lambda: {"bm25": 1.0, "vector": 1.0, "graph": 0.3})
+        default_factory=lambda: {"bm25": 1.0, "vector": 2 / 3, "graph": 0.3})
     #: Halves of the feedback round ``--fast`` runs too (``text``: the BM25 expansion;
     #: ``vector``: the Rocchio vector search); with any, ``--fast`` fuses with the default
-    #: weights. Both: ``--fast`` is default mode with the int8 query encoder and without a
-    #: reranker. Chosen on the tuning splits of Cranfield, MEDLINE and LoCoMo among none,
-    #: text, vector and both (the smallest worst drop below default); without the text
-    #: half fast fell 1.5-1.9 points of LoCoMo recall@5 below default (bench/RESULTS.md,
-    #: "Fast mode, sequence cap and shares").
-    fast_feedback: tuple[str, ...] = ("text", "vector")
+    #: weights. None: both halves made fast's quality that of default (but for MEDLINE) at
+    #: 0.86 x default's time, so fast would no longer be a speed trade.
+    fast_feedback: tuple[str, ...] = ()
     #: Per-query adaptation of the vector-side weights (``vector``, ``vectorx``), see
     #: :func:`adapt_weights`: multiplied by the query's script coverage (the share of its
     #: letters in scripts the embedder was trained on: a Chinese query to the English-only
