@@ -70,3 +70,26 @@ def test_default_mode_runs_the_feedback_round_and_fast_does_not(ws: Any, notes: 
     assert "strong-signal" in strong.meta.stages_run and "vector-feedback" not in strong.meta.stages_run
     again = ws.query("backup strategy", explain=True)
     assert again.model_dump_json() == weak.model_dump_json()
+
+
+@needs_minilm
+def test_fast_feedback_runs_the_chosen_halves(ws: Any, notes: Path) -> None:
+    """``HybridSettings.fast_feedback``: --fast runs only the feedback halves it names."""
+    from cairn.retrieval.pipeline import HybridPipeline
+
+    ws.add_collection(notes, name="notes")
+    ws.index()
+    ws.embed()
+    store, filters, _ = ws._retrieval.setup(10, [], [], [], None, None)
+    ports = ws._retrieval.pipeline(store).ports
+    for halves in (("vector",), ("text", "vector"), ()):
+        run = HybridPipeline(ports, HybridSettings(fast_feedback=halves)).run(
+            "backup strategy", filters, 10, mode="fast", graph=False, all_passages=False)
+        ran = {"expand", "vector-feedback"} & set(run.stages_run)
+        assert ("vector-feedback" in ran) == ("vector" in halves)
+        assert "expand" not in ran or "text" in halves
+        assert run.weights is not None
+        assert ("vectorx" in run.weights.weights) == ("vector" in halves)  # feedback weights once vectorx ran
+    text_only = HybridPipeline(ports, HybridSettings(fast_feedback=("text",))).run(
+        "backup strategy", filters, 10, mode="fast", graph=False, all_passages=False)
+    assert "vector-feedback" not in text_only.stages_run and text_only.stages_run[1] == "vector:int8"
