@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from cairn.retrieval.hybrid import DEFAULT_SETTINGS, FUSION_VERSION, fuse
+from cairn.retrieval.hybrid import DEFAULT_SETTINGS, FUSION_VERSION, HybridSettings, fuse
 from cairn.retrieval.vector import VectorMatrix, feedback_query
 from cairn.store.records import light_hit
 from tests.conftest import needs_minilm
@@ -61,7 +61,35 @@ def test_default_mode_runs_the_feedback_round_and_fast_does_not(ws: Any, notes: 
     assert any("vectorx" in (r.explain.stages if r.explain else {}) for r in weak.results)
     fast = ws.query("backup strategy", mode="fast")
     assert "vector-feedback" not in fast.meta.stages_run and "expand" not in fast.meta.stages_run
+    # fast fuses with default's final lexical : vector balance (1.5 : 1)
+    assert fast.meta.fusion_weights == {"bm25": 1.0, "vector": round(2 / 3, 6)}
+    # settings.fast_feedback: --fast runs the feedback round too, with the default weights
+    both = HybridSettings(fast_feedback=("text", "vector"))
+    assert both.fusion_version != FUSION_VERSION and "prf=text+vector" in both.fusion_version
     strong = ws.query("zstd")
     assert "strong-signal" in strong.meta.stages_run and "vector-feedback" not in strong.meta.stages_run
     again = ws.query("backup strategy", explain=True)
     assert again.model_dump_json() == weak.model_dump_json()
+
+
+@needs_minilm
+def test_fast_feedback_runs_the_chosen_halves(ws: Any, notes: Path) -> None:
+    """``HybridSettings.fast_feedback``: --fast runs only the feedback halves it names."""
+    from cairn.retrieval.pipeline import HybridPipeline
+
+    ws.add_collection(notes, name="notes")
+    ws.index()
+    ws.embed()
+    store, filters, _ = ws._retrieval.setup(10, [], [], [], None, None)
+    ports = ws._retrieval.pipeline(store).ports
+    for halves in (("vector",), ("text", "vector"), ()):
+        run = HybridPipeline(ports, HybridSettings(fast_feedback=halves)).run(
+            "backup strategy", filters, 10, mode="fast", graph=False, all_passages=False)
+        ran = {"expand", "vector-feedback"} & set(run.stages_run)
+        assert ("vector-feedback" in ran) == ("vector" in halves)
+        assert "expand" not in ran or "text" in halves
+        assert run.weights is not None
+        assert ("vectorx" in run.weights.weights) == ("vector" in halves)  # feedback weights once vectorx ran
+    text_only = HybridPipeline(ports, HybridSettings(fast_feedback=("text",))).run(
+        "backup strategy", filters, 10, mode="fast", graph=False, all_passages=False)
+    assert "vector-feedback" not in text_only.stages_run and text_only.stages_run[1] == "vector:int8"

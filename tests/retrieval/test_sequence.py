@@ -12,6 +12,7 @@ from cairn.errors import NotFoundError, ValidationError
 from cairn.retrieval.hybrid import (
     FUSION_VERSION,
     Fused,
+    HybridSettings,
     Neighbours,
     StageRank,
     sequence_context,
@@ -50,7 +51,7 @@ def test_sequence_context_shares_neighbours_scores() -> None:
     units = [fused("q", 1, 1.0), fused("x", 9, 0.4), fused("r", 2, 0.1)]
     near = {"q": Neighbours(None, "r"), "r": Neighbours("q", "s"), "a": Neighbours(None, "q")}
     entries = {"s": light_hit(3, "s", 0.0), "a": light_hit(4, "a", 0.0)}
-    out = sequence_context(units, near, entries, previous_weight=0.5, next_weight=0.2)
+    out = sequence_context(units, near, entries, previous_weight=0.5, next_weight=0.2, capped=False)
     by_doc = {f.hit.docid: f for f in out}
     assert by_doc["r"].score == pytest.approx(0.1 + 0.5 * 1.0)  # the reply after the question
     assert by_doc["q"].score == pytest.approx(1.0 + 0.2 * 0.1)  # the question, a little of its answer
@@ -62,14 +63,33 @@ def test_sequence_context_shares_neighbours_scores() -> None:
     assert by_doc["a"].stages == {"sequence": StageRank(2, 0.2)}
     # no neighbours at all: the same list
     assert sequence_context(units, {}, {}) == sorted(units, key=lambda f: -f.score)
-    assert ":seq(prev=0.5,next=0.2)" in FUSION_VERSION
+
+
+def test_capped_sequence_context_never_lifts_a_document_above_its_lender() -> None:
+    """Capped: a reply rises to just below the turn it answers, never above it; a gain
+    that stays below the lender is unchanged; a document already above gains nothing."""
+    units = [fused("q", 1, 0.10), fused("r", 2, 0.08), fused("x", 3, 0.07), fused("t", 4, 0.01)]
+    near = {"q": Neighbours(None, "r"), "r": Neighbours("q", None), "t": Neighbours("x", None),
+            "x": Neighbours(None, "t"), "j": Neighbours("q", None)}
+    entries = {"j": light_hit(5, "j", 0.0)}
+    out = sequence_context(units, near, entries, previous_weight=0.5, next_weight=0.2, capped=True)
+    by_doc = {f.hit.docid: f for f in out}
+    assert by_doc["r"].score == pytest.approx(0.10 - 1e-8)  # 0.08 + 0.05 capped below q
+    assert by_doc["t"].score == pytest.approx(0.01 + 0.5 * 0.07)  # below x anyway: uncapped
+    assert by_doc["q"] == units[0]  # above its only lender (r): gains nothing
+    assert by_doc["j"].score == pytest.approx(0.5 * 0.10)  # joins below q
+    assert [f.hit.docid for f in out][:2] == ["q", "r"]
+    uncapped = sequence_context(units, near, entries, previous_weight=0.5, next_weight=0.2, capped=False)
+    assert [f.hit.docid for f in uncapped][:2] == ["r", "q"]  # the reply overtakes the question
+    assert "capped" in HybridSettings(sequence_cap=True).fusion_version
+    assert HybridSettings(sequence_cap=True).fusion_version != HybridSettings(sequence_cap=False).fusion_version
 
 
 def test_sequence_context_on_passage_units() -> None:
     """Several units of one document: its score is its best unit's, and only that unit gains."""
     units = [fused("q", 1, 1.0), fused("r", 5, 0.3), fused("q", 2, 0.6), fused("r", 6, 0.1)]
     out = sequence_context(units, {"q": Neighbours(None, "r"), "r": Neighbours("q", None)}, {},
-                           previous_weight=0.5, next_weight=0.2)
+                           previous_weight=0.5, next_weight=0.2, capped=False)
     by_pid = {f.hit.passage_id: f for f in out}
     assert by_pid[5].score == pytest.approx(0.3 + 0.5 * 1.0) and "sequence" in by_pid[5].stages
     assert by_pid[6] == units[3] and by_pid[2] == units[2]

@@ -51,12 +51,18 @@ class HybridSettings:
     feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10})
     #: BM25 is "decisive" when its best document scores this many times the second best.
     strong_signal_ratio: float = 2.0
-    #: Weights of ``--fast`` (no feedback round): the stage weights, as before. A lower
-    #: vector weight (0.5) lifted LoCoMo recall@5 but cost Cranfield and MEDLINE 1-3 points
-    #: of nDCG@10 and was not chosen on a tuning split, so it is not used (bench/RESULTS.md,
-    #: "Adaptive fusion"); ``bench/fusion_tune.py`` is the tool to choose it properly.
+    #: Weights of ``--fast`` (no feedback round): the lexical : vector balance default mode
+    #: ends with after its feedback round (bm25 1 + bm25x 0.5 against vector 0.5 + vectorx
+    #: 0.5), derived rather than tuned. At 1 : 1 fast fell 2.6 points of LoCoMo recall@5 and
+    #: 0.022 MRR@10 below default; balanced it is within 0.2 there (bench/RESULTS.md, "Fast
+    #: mode, sequence cap and shares", which also gives its cost on MEDLINE).
     fast_weights: Mapping[str, float] = field(
-        default_factory=lambda: {"bm25": 1.0, "vector": 1.0, "graph": 0.3})
+        default_factory=lambda: {"bm25": 1.0, "vector": 2 / 3, "graph": 0.3})
+    #: Halves of the feedback round ``--fast`` runs too (``text``: the BM25 expansion;
+    #: ``vector``: the Rocchio vector search); with any, ``--fast`` fuses with the default
+    #: weights. None: both halves made fast's quality that of default (but for MEDLINE) at
+    #: 0.86 x default's time, so fast would no longer be a speed trade.
+    fast_feedback: tuple[str, ...] = ()
     #: Per-query adaptation of the vector-side weights (``vector``, ``vectorx``), see
     #: :func:`adapt_weights`: multiplied by the query's script coverage (the share of its
     #: letters in scripts the embedder was trained on: a Chinese query to the English-only
@@ -67,10 +73,18 @@ class HybridSettings:
     #: Sequence context, for collections declared a sequence (chat turns, journal days):
     #: a document also earns these shares of its neighbours' fused scores. A reply carries
     #: the relevance of the turn it answers ("Three times a week." after "How often do you
-    #: run?"), a question a little of its answer's. On LoCoMo every setting from 0.2 to 0.7
-    #: (previous) and 0 to 0.3 (next) lifts recall@10 by 3.5 to 7 points (bench/RESULTS.md).
+    #: run?"). Chosen by leave-one-conversation-out on the five LoCoMo dev conversations
+    #: (previous 0.5 in every fold, next 0 in four of five; capped): on the held-out
+    #: conversations R@5/R@10/MRR@10 64.4/75.2/0.478 against 59.3/69.4/0.456 without
+    #: (bench/RESULTS.md, "Fast mode, sequence cap and shares").
     sequence_previous: float = 0.5
-    sequence_next: float = 0.2
+    sequence_next: float = 0.0
+    #: Borrowed relevance stops just below the neighbour that lends it (see
+    #: :func:`sequence_context`): a reply joins under the turn it answers instead of
+    #: overtaking it. Uncapped, the shares cost LoCoMo MRR@10 (hybrid 0.04 below BM25: a
+    #: neighbour outranked the first evidence turn); chosen on the LoCoMo tuning
+    #: conversations, reported on the others (bench/RESULTS.md).
+    sequence_cap: bool = True
     #: Candidates per stage: at least this many, or five times the limit.
     candidates: int = 50
     #: Fused units a configured reranker re-scores.
@@ -87,9 +101,11 @@ class HybridSettings:
         feedback = ",".join(f"{k}={v:g}" for k, v in self.feedback_weights.items()
                             if self.weights.get(k) != v)
         fast = ",".join(f"{k}={v:g}" for k, v in self.fast_weights.items())
-        return (f"rrf-5:k={self.rrf_k}:w({weights}):prf({feedback}):fast({fast})"
+        fast_prf = f",prf={'+'.join(self.fast_feedback)}" if self.fast_feedback else ""
+        return (f"rrf-5:k={self.rrf_k}:w({weights}):prf({feedback}):fast({fast}{fast_prf})"
                 f":adapt(script,decisive={self.decisive_vector:g})"
-                f":seq(prev={self.sequence_previous:g},next={self.sequence_next:g})")
+                f":seq(prev={self.sequence_previous:g},next={self.sequence_next:g}"
+                f"{',capped' if self.sequence_cap else ''})")
 
 
 #: The settings every query uses unless a caller passes others (bench grids do).
@@ -263,7 +279,7 @@ class Neighbours(NamedTuple):
 def sequence_context(
     fused: Sequence[Fused], neighbours: Mapping[str, Neighbours], entries: Mapping[str, PassageHit],
     *, previous_weight: float = DEFAULT_SETTINGS.sequence_previous,
-    next_weight: float = DEFAULT_SETTINGS.sequence_next,
+    next_weight: float = DEFAULT_SETTINGS.sequence_next, capped: bool = DEFAULT_SETTINGS.sequence_cap,
 ) -> list[Fused]:
     """Fused units (``fused``, best first) with sequence context added: a document with
     neighbours gains ``previous_weight`` of its previous document's fused score and
@@ -271,13 +287,22 @@ def sequence_context(
     its best unit, recorded as the ``sequence`` stage (score = what it gained).
 
     ``neighbours`` maps docids to their neighbours; ``entries`` gives the representative
-    hit of a neighbour that is not yet a unit (it joins with the score it gains)."""
+    hit of a neighbour that is not yet a unit (it joins with the score it gains).
+
+    With ``capped``, borrowed relevance never lifts a document above a neighbour that lent
+    it: its score rises at most to just below the best lending neighbour's own score, so
+    a reply joins right under the turn it answers instead of overtaking it."""
     scores: dict[str, float] = {}
     for f in fused:
         scores.setdefault(f.hit.docid, f.score)
     gains: dict[str, float] = {}
     for docid, near in neighbours.items():
-        gain = previous_weight * scores.get(near.previous or "", 0.0) + next_weight * scores.get(near.next or "", 0.0)
+        before, after = scores.get(near.previous or "", 0.0), scores.get(near.next or "", 0.0)
+        gain = previous_weight * before + next_weight * after
+        if capped and gain > 0:
+            lenders = [s for s, w in ((before, previous_weight), (after, next_weight)) if s > 0 and w > 0]
+            ceiling = max(lenders) - 1e-8
+            gain = min(gain, ceiling - scores.get(docid, 0.0))
         if gain > 0 and (docid in scores or docid in entries):
             gains[docid] = gain
     order = sorted(gains, key=lambda d: (-gains[d], d))

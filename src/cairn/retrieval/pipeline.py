@@ -156,12 +156,16 @@ class HybridPipeline:
                 f"{1 - coverage:.0%} of its letters); results rely on BM25 "
                 f"(vector weight x{coverage:.2g}). A multilingual embedder can be configured "
                 "as an OpenAI-compatible endpoint ([embed] backend = \"openai\")")
-        if strong and mode != "fast":  # the shortcut only matters where there is something to skip
+        # The feedback round: both halves in default and thorough; --fast runs the halves
+        # of ``settings.fast_feedback`` (with the default weights) or none (``fast_weights``).
+        feedback = tuning.fast_feedback if mode == "fast" else ("text", "vector")
+        if strong and feedback:  # the shortcut only matters where there is something to skip
             run.stages_run.append("strong-signal")
-        base = tuning.fast_weights if mode == "fast" else tuning.weights
+        base = tuning.fast_weights if mode == "fast" and not feedback else tuning.weights
         adapted = adapt_weights(base, coverage=coverage, decisive=strong, settings=tuning)
-        if mode != "fast" and not strong and bm25:
-            adapted = self._feedback(run, query, filters, mode, all_passages, side, query_vector, adapted, coverage)
+        if feedback and not strong and bm25:
+            adapted = self._feedback(run, query, filters, mode, all_passages, side, query_vector, adapted,
+                                     coverage, feedback)
         run.weights = adapted
         if graph:
             self._graph_stage(run, filters)
@@ -181,25 +185,27 @@ class HybridPipeline:
     def _feedback(
         self, run: HybridRun, query: str, filters: SearchFilter, mode: QueryMode, all_passages: bool,
         side: VectorSide | None, query_vector: Any, adapted: FusionWeights, coverage: float,
+        halves: Sequence[str] = ("text", "vector"),
     ) -> FusionWeights:
         """Pseudo-relevance feedback: the representative passages of the first fused units
-        expand the BM25 query (``bm25x``) and shift the query vector towards them
-        (``vectorx``; not when the embedder does not cover the query). Returns the fusion
-        weights to use afterwards."""
+        expand the BM25 query (``bm25x``, half ``text``) and shift the query vector towards
+        them (``vectorx``, half ``vector``; not when the embedder does not cover the query).
+        Returns the fusion weights to use afterwards."""
         from cairn.retrieval.vector import feedback_query, nearest_candidates
 
         tuning = self.settings
         depth_fb = max(tuning.feedback_text_passages, tuning.feedback_vector_passages)
         first = [f.hit.passage_id for f in fuse(run.rankings, per_document=not all_passages,
                                                    k=tuning.rrf_k, weights=adapted.weights)[:depth_fb]]
-        top = first[: tuning.feedback_text_passages]
-        texts = self.ports.passages.passage_texts(top)
-        expander = FeedbackExpander(terms=tuning.feedback_terms[mode])
-        extra = expander.expand(query, [texts[pid] for pid in top if pid in texts])
-        if extra:
-            run.rankings["bm25x"] = self.ports.lexical(f"{query} {extra}", filters, run.depth)
-            run.stages_run.append("expand")
-        if side is not None and query_vector is not None and run.vectors and adapted.vector_factor > 0:
+        if "text" in halves:
+            top = first[: tuning.feedback_text_passages]
+            texts = self.ports.passages.passage_texts(top)
+            expander = FeedbackExpander(terms=tuning.feedback_terms.get(mode, tuning.feedback_terms["default"]))
+            extra = expander.expand(query, [texts[pid] for pid in top if pid in texts])
+            if extra:
+                run.rankings["bm25x"] = self.ports.lexical(f"{query} {extra}", filters, run.depth)
+                run.stages_run.append("expand")
+        if "vector" in halves and side is not None and query_vector is not None and run.vectors and adapted.vector_factor > 0:
             shifted = feedback_query(side.matrix, query_vector, first[: tuning.feedback_vector_passages],
                                      tuning.rocchio_beta)
             if shifted is not None:
@@ -265,6 +271,7 @@ class HybridPipeline:
         run.fused = sequence_context(
             run.fused, {d: Neighbours(p, n) for d, (p, n) in neighbours.items()}, entries,
             previous_weight=self.settings.sequence_previous, next_weight=self.settings.sequence_next,
+            capped=self.settings.sequence_cap,
         )
         for item in run.fused:
             if set(item.stages) == {"sequence"}:  # joined only through a neighbour

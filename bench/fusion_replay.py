@@ -1,0 +1,311 @@
+"""Hybrid ``query`` replayed with other :class:`HybridSettings`, on the stored evaluation indexes.
+
+    .venv/bin/python -m bench.eval_retrieval --reuse --modes bm25,vector --no-write   # builds bench/.work
+    .venv/bin/python -m bench.fusion_replay --variants default fast old-default old-fast --json out.json
+    .venv/bin/python -m bench.fusion_replay --latency 60 --variants fast old-fast default
+
+Every variant is cairn's own :class:`~cairn.retrieval.pipeline.HybridPipeline` (the real
+stages, fusion, sequence context and store) with a changed settings object, run per query
+with ``limit`` 10 (the CLI's default: 50 candidates per stage). Only the expensive,
+deterministic parts are remembered between variants: the query embeddings (exact and int8)
+and BM25 rankings of the same text. BM25 (``search``) is the reference of every paired
+comparison. Queries are split as in :mod:`bench.eval_retrieval` (``EvalCollection.split``:
+alternate judged queries; LoCoMo's first three dev conversations tune, the last two test).
+
+``--latency N`` instead times ``ws.query`` end to end (embedding included, nothing
+remembered) for the first N queries of each collection, the variants interleaved per query;
+it reports the median per variant and its ratio to ``search``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import statistics
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench import eval_retrieval as er
+from cairn.retrieval.hybrid import DEFAULT_SETTINGS, HybridSettings
+from cairn.retrieval.pipeline import HybridPipeline, HybridPorts, QueryMode
+
+LIMIT = 10
+
+#: The settings before issue 17's second round (fast without feedback, uncapped shares 0.5 / 0.2).
+OLD = {"fast_feedback": (), "sequence_cap": False, "sequence_next": 0.2}
+#: Shares as they were while the cap and the fast feedback halves were chosen.
+SHARES_THEN = {"sequence_next": 0.2}
+#: name -> (query mode, settings changes from the defaults)
+VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
+    "default": ("default", {}),
+    "fast": ("fast", {}),
+    "old-default": ("default", OLD),
+    "old-fast": ("fast", OLD),
+    "default-noseq": ("default", {"sequence_previous": 0.0, "sequence_next": 0.0}),
+    "fast-exact": ("fast", {"_exact": True}),
+    # the sequence cap, chosen on the LoCoMo tuning conversations
+    "cap-off": ("default", {**SHARES_THEN, "sequence_cap": False}),
+    "cap-on": ("default", {**SHARES_THEN, "sequence_cap": True}),
+    # which halves of the feedback round --fast runs (capped, shares then)
+    "cand-default": ("default", SHARES_THEN),
+    "cand-none": ("fast", {**SHARES_THEN, "fast_feedback": ()}),
+    "cand-text": ("fast", {**SHARES_THEN, "fast_feedback": ("text",)}),
+    "cand-vector": ("fast", {**SHARES_THEN, "fast_feedback": ("vector",)}),
+    "cand-both": ("fast", {**SHARES_THEN, "fast_feedback": ("text", "vector")}),
+    # no feedback round, with the current shares: weights 1 : 1, and the lexical : vector
+    # balance default mode ends with (bm25 1 + bm25x 0.5 against vector 0.5 + vectorx 0.5)
+    "fast-nofb": ("fast", {"fast_feedback": ()}),
+    "fast-nofb-balanced": ("fast", {"fast_feedback": (), "fast_weights": {"bm25": 1.0, "vector": 2 / 3, "graph": 0.3}}),
+}
+
+
+class RememberingEmbedder:
+    """The embedder with its query vectors remembered by text (exact and int8 apart)."""
+
+    def __init__(self, inner: Any, exact_only: bool = False) -> None:
+        self.inner = inner
+        self.fingerprint = inner.fingerprint
+        self.scripts = getattr(inner, "scripts", None)
+        self.exact_only = exact_only
+        self.memo: dict[tuple[str, str], Any] = {}
+
+    def embed(self, texts: Sequence[str], *, kind: str = "passage") -> Any:
+        if kind != "query" or len(texts) != 1:
+            return self.inner.embed(texts, kind=kind)
+        key = ("exact", texts[0])
+        if key not in self.memo:
+            self.memo[key] = self.inner.embed(texts, kind=kind)
+        return self.memo[key]
+
+    def embed_query_fast(self, text: str) -> tuple[Any, str]:
+        if self.exact_only:
+            return self.embed([text], kind="query")[0], "exact"
+        key = ("int8", text)
+        if key not in self.memo:
+            self.memo[key] = self.inner.embed_query_fast(text)
+        return self.memo[key]  # type: ignore[no-any-return]
+
+
+class Replay:
+    """One evaluation collection's workspace, with remembered ports."""
+
+    def __init__(self, collection: er.EvalCollection, home: Path) -> None:
+        import cairn
+
+        self.collection = collection
+        self.ws = cairn.open(home=home, index=collection.name)
+        self.service = self.ws._retrieval
+        self.lexical_memo: dict[tuple[str, Any, int], Any] = {}
+        self.side_memo: dict[Any, Any] = {}
+        self.embedders: dict[bool, RememberingEmbedder] = {}
+        self.bm25: er.Run = {}
+        self.docmap = {d.docid: collection.doc_key(d.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+                       for d in self.ws.ls().documents}
+
+    def ports(self, store: Any, exact_only: bool) -> HybridPorts:
+        base = self.service.pipeline(store).ports
+
+        def lexical(text: str, filters: Any, depth: int) -> Any:
+            key = (text, filters, depth)
+            if key not in self.lexical_memo:
+                self.lexical_memo[key] = base.lexical(text, filters, depth)
+            return self.lexical_memo[key]
+
+        def vectors(filters: Any) -> Any:
+            if filters not in self.side_memo:
+                self.side_memo[filters] = base.vectors(filters)
+            side = self.side_memo[filters]
+            if exact_only not in self.embedders:
+                self.embedders[exact_only] = RememberingEmbedder(side.embedder, exact_only)
+            return dataclasses.replace(side, embedder=self.embedders[exact_only])
+
+        return dataclasses.replace(base, lexical=lexical, vectors=vectors)
+
+    def keys(self, hits: Sequence[Any]) -> er.Ranking:
+        seen: dict[str, float] = {}
+        for hit in hits:
+            stem = hit.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            seen.setdefault(self.collection.doc_key(stem), float(hit.score))
+        return list(seen.items())
+
+    def units(self, fused: Sequence[Any]) -> er.Ranking:
+        """Every fused unit (the first LIMIT are returned; the rest are kept for offline
+        rescoring, e.g. :mod:`bench.locomo_sequence_grid`), with its fused score."""
+        seen: dict[str, float] = {}
+        for item in fused:
+            seen.setdefault(self.docmap[item.hit.docid], float(item.score))
+        return list(seen.items())
+
+    def run(self, mode: QueryMode, settings: HybridSettings, exact_only: bool = False) -> er.Run:
+        out: er.Run = {}
+        for qid, text in self.collection.queries.items():
+            store, filters, _ = self.service.setup(LIMIT, [self.collection.query_part[qid]], (), (), None, None)
+            pipeline = HybridPipeline(self.ports(store, exact_only), settings)
+            run = pipeline.run(text, filters, LIMIT, mode=mode, graph=False, all_passages=False)
+            out[qid] = self.units(run.fused)
+        return out
+
+    def search(self) -> er.Run:
+        if not self.bm25:
+            for qid, text in self.collection.queries.items():
+                # search returns passages: ask for enough to fill LIMIT documents.
+                response = self.ws.search(text, limit=5 * LIMIT, collections=[self.collection.query_part[qid]])
+                self.bm25[qid] = self.keys([_Hit(r.uri, r.score) for r in response.results])[:LIMIT]
+        return self.bm25
+
+
+class _Hit:
+    def __init__(self, uri: str, score: float) -> None:
+        self.path, self.score = er.unquote(uri), score
+
+
+def settings_of(changes: Mapping[str, Any]) -> tuple[HybridSettings, bool]:
+    changes = dict(changes)
+    exact = bool(changes.pop("_exact", False))
+    return dataclasses.replace(DEFAULT_SETTINGS, **changes), exact
+
+
+def paired_rows(collection: er.EvalCollection, runs: Mapping[str, er.Run], reference: str,
+                names: Sequence[str]) -> list[str]:
+    values = {name: collection.per_query(run) for name, run in runs.items()}
+    split = collection.split()
+    locomo = bool(collection.questions)
+    measures = er.PAIRED_LOCOMO if locomo else er.PAIRED_IR
+    rows = []
+    for part in ("tune", "test", "all"):
+        qids = [q for q in split if part == "all" or split[q] == part]
+        for measure in measures:
+            percent = locomo and measure != "MRR@10"
+            ref = [values[reference][measure][q] for q in qids]
+            cells = []
+            for name in names:
+                vec = [values[name][measure][q] for q in qids]
+                mean = sum(vec) / max(len(vec), 1)
+                if name == reference:
+                    cells.append(er.fmt_paired(mean, percent))
+                    continue
+                diff, lo, hi = er.paired_bootstrap(vec, ref)
+                flag = " ▼" if hi < 0 else (" ▲" if lo > 0 else "")
+                cells.append(f"{er.fmt_paired(mean, percent)} ({er.fmt_delta(diff, percent)} "
+                             f"[{er.fmt_delta(lo, percent)}, {er.fmt_delta(hi, percent)}]{flag})")
+            rows.append(f"| {collection.name} | {part} | {len(qids)} | {measure} | " + " | ".join(cells) + " |")
+    return rows
+
+
+def neighbour_of(turn: str, evidence: frozenset[str]) -> bool:
+    """Whether LoCoMo turn ``D<s>:<n>`` is next to an evidence turn of the same session."""
+    session, _, number = turn.removeprefix("D").partition(":")
+    if not number.isdigit():
+        return False
+    return f"D{session}:{int(number) - 1}" in evidence or f"D{session}:{int(number) + 1}" in evidence
+
+
+def wins_rows(collection: er.EvalCollection, runs: Mapping[str, er.Run], names: Sequence[str]) -> list[str]:
+    """LoCoMo, per question: is each variant's first evidence turn in the top 10 better or
+    worse placed than BM25's, and when worse, is a neighbour of an evidence turn above it?"""
+    rows = ["| variant | better than bm25 | worse | worse, an evidence turn's neighbour above the first "
+            "evidence turn | … at rank 1 | same |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+
+    def first(docs: Sequence[str], evidence: frozenset[str]) -> float:
+        return next((1.0 / i for i, d in enumerate(docs[:10], 1) if d in evidence), 0.0)
+
+    for name in names:
+        better = worse = above = top = same = 0
+        for q in collection.questions:
+            if not q.evidence:
+                continue
+            mine = [d for d, _ in runs[name].get(q.qid, [])]
+            ours, base = first(mine, q.evidence), first([d for d, _ in runs["bm25"].get(q.qid, [])], q.evidence)
+            if ours > base:
+                better += 1
+            elif ours < base:
+                worse += 1
+                ahead = mine[: round(1 / ours) - 1] if ours else mine[:10]
+                above += any(neighbour_of(d, q.evidence) for d in ahead)
+                top += bool(ahead) and neighbour_of(ahead[0], q.evidence)
+            else:
+                same += 1
+        rows.append(f"| {name} | {better} | {worse} | {above} | {top} | {same} |")
+    return rows
+
+
+def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list[str]:
+    """Median wall time of ``ws.query`` per variant (and ``ws.search``), interleaved per query."""
+    from cairn.retrieval import service as service_module
+
+    samples: dict[str, list[float]] = {name: [] for name in ["search", *names]}
+    original = service_module.RetrievalService.pipeline
+    for replay in replays:
+        items = list(replay.collection.queries.items())[:count]
+        for qid, text in items:
+            part = [replay.collection.query_part[qid]]
+            started = time.perf_counter()
+            replay.ws.search(text, limit=LIMIT, collections=part)
+            samples["search"].append(time.perf_counter() - started)
+            for name in names:
+                mode, changes = VARIANTS[name]
+                settings, _ = settings_of(changes)
+
+                def pipeline(self: Any, store: Any, _settings: HybridSettings = settings) -> HybridPipeline:
+                    return HybridPipeline(original(self, store).ports, _settings)
+
+                service_module.RetrievalService.pipeline = pipeline  # type: ignore[method-assign]
+                try:
+                    started = time.perf_counter()
+                    replay.ws.query(text, limit=LIMIT, mode=mode, collections=part)
+                    samples[name].append(time.perf_counter() - started)
+                finally:
+                    service_module.RetrievalService.pipeline = original  # type: ignore[method-assign]
+    base = statistics.median(samples["search"])
+    lines = ["| variant | p50 ms | ratio to search p50 |", "| --- | ---: | ---: |"]
+    for name, values in samples.items():
+        p50 = statistics.median(values)
+        lines.append(f"| {name} | {1000 * p50:.2f} | {p50 / base:.2f}× |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--collections", nargs="+", default=["cranfield", "medline", "locomo"])
+    parser.add_argument("--work", type=Path, default=er.WORK)
+    parser.add_argument("--variants", nargs="+", default=["default", "fast"], choices=list(VARIANTS))
+    parser.add_argument("--reference", default="bm25", help="bm25 or a variant name")
+    parser.add_argument("--latency", type=int, default=0, help="time N queries per collection instead")
+    parser.add_argument("--json", type=Path, help="write every run's rankings here")
+    args = parser.parse_args(argv)
+    options = argparse.Namespace(no_titles=False, turn="full", no_sequence=False)
+    replays = [Replay(er.LOADERS[name](options), args.work / name / "home") for name in args.collections]
+    if args.latency:
+        print("\n".join(latency(replays, args.variants, args.latency)))
+        return 0
+    names = ["bm25", *args.variants]
+    header = ("| collection | split | n | measure | " + " | ".join(
+        n if n == args.reference else f"{n} (− {args.reference} [95% CI])" for n in names) + " |")
+    lines = [header, "| --- | --- | ---: | --- | " + " | ".join("---" for _ in names) + " |"]
+    saved: dict[str, dict[str, er.Run]] = {}
+    wins: list[str] = []
+    for replay in replays:
+        runs: dict[str, er.Run] = {"bm25": replay.search()}
+        for name in args.variants:
+            mode, changes = VARIANTS[name]
+            settings, exact = settings_of(changes)
+            started = time.perf_counter()
+            runs[name] = replay.run(mode, settings, exact)
+            print(f"  {replay.collection.name} {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        lines += paired_rows(replay.collection, runs, args.reference, names)
+        if replay.collection.questions:
+            wins += ["", *wins_rows(replay.collection, runs, args.variants)]
+        saved[replay.collection.name] = runs
+        replay.ws.close()
+    print("\n".join(lines + wins))
+    if args.json:
+        args.json.write_text(json.dumps(saved))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
