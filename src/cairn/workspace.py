@@ -29,6 +29,7 @@ from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
 from cairn.graph.service import GraphService
 from cairn.ingest.service import IndexService
 from cairn.ingest.status import StatusService
+from cairn.memory.impact import MemoryImpact
 from cairn.memory.project import ProjectInfo, project_of
 from cairn.memory.service import MemoryService
 from cairn.models.hub import ModelHub
@@ -100,6 +101,8 @@ class Workspace:
         self._delta = DeltaService(
             self._open_store, retention_from_config(settings.raw.get("journal")),
             lambda docid, **kw: graph.graph_neighbors(docid, **kw),
+            # memory bound to a document (or to one linking to it) is part of its impact
+            extensions=[MemoryImpact(self._open_store, self._memory.caller)],
         )
         self._indexing = IndexService(self._open_store, settings.index, self.models,
                                       under_lock=self._delta.prune, after_run=self._memory.note_index_run)

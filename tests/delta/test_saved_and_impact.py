@@ -115,3 +115,22 @@ def test_impact_walks_backlinks_and_names_capsules_with_their_paths(ws: Any, lin
     assert ws.impact("l/loose.md").dependents == []
     with pytest.raises(ValidationError):
         ws.impact("l/base.md", depth=9)
+
+
+def test_impact_lists_memory_bound_to_the_document_or_a_document_linking_to_it(ws: Any, linked: Path) -> None:
+    ws.add_collection(linked, name="l")
+    ws.index()
+    docids = {d.path: d.docid for d in ws.ls("l").documents}
+    direct = ws.memory_add("Base rule", "The base note holds the rule.", visibility="team", project="demo",
+                           evidence=[f"{docids['base.md']}:1-2"]).item.id
+    via_link = ws.memory_add(subject="middle", predicate="cites", object="base", visibility="team",
+                             project="demo", evidence=[f"{docids['middle.md']}:1-1"]).item.id
+    # Another project's memory is never listed, however bound.
+    ws.memory_add("Hidden", "Another project's note.", project="elsewhere", evidence=[f"{docids['base.md']}:1-1"])
+    impact = ws.impact("l/base.md", depth=3)
+    memory = [(d.id, d.distance, d.cites) for d in impact.dependents if d.kind == "memory"]
+    assert memory == [(direct, 0, [f"{docids['base.md']}:1-2"]), (via_link, 1, [f"{docids['middle.md']}:1-1"])]
+    [linked_memory] = [d for d in impact.dependents if d.id == via_link]
+    assert [(h.from_uri, h.to_uri) for h in linked_memory.path] == [("cairn://l/base.md", "cairn://l/middle.md")]
+    ws.memory_archive(direct, project="demo")
+    assert [d.id for d in ws.impact("l/base.md").dependents if d.kind == "memory"] == [via_link]

@@ -42,8 +42,8 @@ _PAGE = 1000
 
 class ImpactExtension(Protocol):
     """A source of dependents beyond backlinks and saved capsules: the extension point
-    for memory bound to documents (``cairn.memory``, once it exists). Registered with
-    :class:`DeltaService` by the composition root."""
+    for memory bound to documents (:class:`cairn.memory.impact.MemoryImpact`). Registered
+    with :class:`DeltaService` by the composition root."""
 
     def dependents(self, docid: str, reached: Mapping[str, Sequence[PathHop]]) -> list[Dependent]:
         """Dependents of the document ``docid``. ``reached`` maps every document the impact
