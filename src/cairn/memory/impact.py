@@ -15,7 +15,8 @@ from cairn.memory.records import Claim, Observation
 from cairn.memory.scope import Caller, visible
 
 if TYPE_CHECKING:
-    from cairn.contracts.delta import Dependent, PathHop
+    from cairn.contracts.delta import Dependent
+    from cairn.contracts.graph import PathHop
     from cairn.store.protocol import StoreOpener
 
 
