@@ -35,6 +35,7 @@ SAMPLES: dict[str, list[str]] = {
     "target": ["notes/backups.md"], "refs": ["notes/index.md", "notes/backups.md"],
     "prefix": ["notes/"], "name": ["notes"], "collection": ["notes"], "title": ["Check note"],
     "draft": ["draft.txt"],  # written beside the vault (the commands run in that folder)
+    "task": ["backup schedule"],  # cairn plan (issue 14)
 }
 #: More invocations of some commands (flags that load an optional dependency).
 VARIANTS: dict[str, list[list[str]]] = {

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from cairn.contracts import SearchResponse
 from cairn.contracts.answer import AskResponse, CheckReport, VerifiedAskResponse
 from cairn.contracts.capsule import Capsule, VerifyReceipt
+from cairn.contracts.plan import Plan
 
 TARGET = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -26,6 +27,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "ask": AskResponse,
     "verified-ask": VerifiedAskResponse,
     "check": CheckReport,
+    "plan": Plan,  # memory: the evidence governor (issue 14)
 }
 
 

@@ -81,6 +81,7 @@ SCHEMA_CHECKED = {
     "search": "search", "vsearch": "search", "query": "search", "similar": "search",
     "context_build": "capsule", "context_verify": "capsule-verify",
     "ask": "ask", "ask_verified": "verified-ask",
+    "plan": "plan", "resume": "plan",  # memory: the evidence governor (issue 14)
 }
 
 

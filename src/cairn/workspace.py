@@ -25,6 +25,8 @@ from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
 from cairn.graph.service import GraphService
 from cairn.ingest.service import IndexService
 from cairn.ingest.status import StatusService
+from cairn.memory.candidates import MemorySource
+from cairn.memory.plan_service import PlanService
 from cairn.models.hub import ModelHub
 from cairn.refs import document_uri
 from cairn.retrieval.pipeline import QueryMode
@@ -86,6 +88,11 @@ class Workspace:
         self._capsules = CapsuleService(self._open_store, self.index_name, self._retrieval,
                                         self._indexing.limits, paths.data_dir / "keys" / "capsule.key")
         self._answers = AnswerService(self._open_store, self._capsules, self.models)
+        # Memory: the evidence governor's plans (issue 14). The memory store is connected at
+        # merge (``memory_source``); until then plans read passages and git facts only.
+        self._plans = PlanService(self._retrieval, lambda: self.memory_source, Path.cwd,
+                                  os.environ.get("CAIRN_USER") or os.environ.get("USER"))
+        self.memory_source: MemorySource | None = None
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -156,6 +163,10 @@ class Workspace:
     ask = _Delegate("_answers", AnswerService.ask)
     ask_verified = _Delegate("_answers", AnswerService.ask_verified)
     check_draft = _Delegate("_answers", AnswerService.check_draft)
+
+    # memory: the evidence governor (issue 14)
+    plan = _Delegate("_plans", PlanService.plan)
+    resume = _Delegate("_plans", PlanService.resume)
 
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,

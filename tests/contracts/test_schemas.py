@@ -22,7 +22,7 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
     import jsonschema
 
     names = sorted(p.name.removesuffix(".schema.json") for p in SCHEMAS.glob("*.schema.json"))
-    assert names == ["ask", "capsule", "capsule-verify", "check", "search", "verified-ask"]
+    assert names == ["ask", "capsule", "capsule-verify", "check", "plan", "search", "verified-ask"]
     for name in names:
         schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
         jsonschema.Draft202012Validator.check_schema(schema)

@@ -22,7 +22,8 @@ from tests.servers import build_index, serve, stdio_params, with_mcp
 SNAPSHOT = Path(__file__).parent.parent / "snapshots" / "mcp_tools_list.json"
 READ_TOOLS = {"search", "vsearch", "query", "get", "multi_get", "ls", "status", "links", "backlinks",
               "similar", "graph_neighbors", "graph_path", "tags", "context_build", "context_verify", "ask",
-              "check_draft"}
+              "check_draft",
+              "memory_plan", "memory_resume"}  # memory: the evidence governor (issue 14)
 WRITE_TOOLS = {"capture", "collection_add", "collection_configure", "index", "embed"}
 
 

@@ -40,6 +40,9 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("context_build", {"goal": "how are backups scheduled", "budget_tokens": 300}),
     ("ask", {"question": "what is the backup rule"}),
     ("ask", {"question": "what is the backup rule", "verify": True, "tags_any": ["howto"]}),
+    # memory: the evidence governor (issue 14)
+    ("memory_plan", {"task": "how are backups scheduled", "budget": 300, "project": "parity", "explain": True}),
+    ("memory_resume", {"project": "parity", "budget": 200}),
 ]
 
 ERROR_CASES: list[tuple[str, dict[str, Any], str]] = [

@@ -263,6 +263,26 @@ def _ask(ws: Any, args: dict[str, Any]) -> BaseModel:
     return result
 
 
+# --- memory: the evidence governor (issue 14) ------------------------------------------
+
+
+class PlanInput(OpInput):
+    task: str = Field(min_length=1, max_length=2000, description="What the agent is about to do.")
+    budget: int = Field(800, ge=1, le=100_000, description="Token budget of what is handed over.")
+    project: str | None = Field(None, min_length=1, max_length=500,
+                                description="Project identity (default: this checkout's git remote or root).")
+    explain: bool = Field(False, description="Add the trace of every governor step.")
+    collections: list[Name] = Field(default_factory=list, max_length=50,
+                                    description="Only passages of these collections.")
+
+
+class ResumeInput(OpInput):
+    project: str | None = Field(None, min_length=1, max_length=500,
+                                description="Project identity (default: this checkout's git remote or root).")
+    budget: int = Field(400, ge=1, le=100_000, description="Token budget of the card.")
+    explain: bool = Field(False, description="Add the trace of every governor step.")
+
+
 @dataclass(frozen=True, slots=True)
 class Operation:
     """One capability as the faces expose it."""
@@ -368,6 +388,13 @@ OPERATIONS: tuple[Operation, ...] = (
               route="/v1/check", call=_check_draft, idempotent=True,
               description="Check a draft (e.g. your own answer): each claim's verdict with the evidence "
                           "span it aligns with, against a saved capsule or evidence retrieved per claim."),
+    # Memory: the evidence governor (issue 14).
+    Operation("memory_plan", "plan", PlanInput, "cairn.contracts.plan:Plan", route="/v1/memory/plan",
+              description="What to hand over for a task: abstain (nothing qualifies), a compact card or a "
+                          "workset of current, in-scope, source-backed items, each with reason codes."),
+    Operation("memory_resume", "resume", ResumeInput, "cairn.contracts.plan:Plan", route="/v1/memory/resume",
+              description="A card for the start of a session: pinned and verified decisions/gotchas of "
+                          "this project and its git state, through the same governor."),
     # Writes: only with --enable-write.
     Operation("capture", "capture", CaptureInput, "cairn.contracts.capture:CaptureResult", route="/v1/capture",
               description="Write a NEW Markdown note into a collection's folder (never overwrites), then index it.",

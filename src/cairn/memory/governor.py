@@ -361,7 +361,7 @@ def _pack(
                                        fetch=cand.fetch or cand.key))
             continue
         record.flagged.append(TraceEntry(key=cand.key, code=code))
-        if code == "pack.full":
+        if code == "pack.full" or (cand.compact == cand.text and cand.compact_tokens == cand.tokens):
             items.append(_item(state, "include", cand.text, cand.tokens))
             used += cand.tokens
         else:

@@ -432,4 +432,5 @@ def main(argv: Sequence[str] | None = None) -> None:
 from cairn.interfaces.cli import capsule_commands as _capsule_commands  # noqa: E402,F401
 from cairn.interfaces.cli import commands as _commands  # noqa: E402,F401
 from cairn.interfaces.cli import graph_commands as _graph_commands  # noqa: E402,F401
+from cairn.interfaces.cli import plan_commands as _plan_commands  # noqa: E402,F401 - issue 14
 from cairn.interfaces.cli import serve_commands as _serve_commands  # noqa: E402,F401
