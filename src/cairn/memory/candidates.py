@@ -238,13 +238,16 @@ def git_candidates(
     state = f"On branch {branch}; " + (f"{len(dirty)} uncommitted file(s): {', '.join(sorted(dirty)[:20])}"
                                        if dirty else "working tree clean")
     facts.append(("git:branch", f"branch {branch}", state, ()))
-    log = _git(root, "log", f"-n{GIT_COMMITS}", "--format=%H%x1f%cs%x1f%s", "--", *bound_files) or ""
-    for line in log.splitlines():
-        parts = line.split("\x1f")
+    # One call: each commit starts with a \x1e record mark, then its files (--name-only).
+    log = _git(root, "log", f"-n{GIT_COMMITS}", "--name-only", "--format=%x1e%H%x1f%cs%x1f%s", "--",
+               *bound_files) or ""
+    for record in log.split("\x1e")[1:]:
+        head, _, rest = record.partition("\n")
+        parts = head.split("\x1f")
         if len(parts) != 3:
             continue
         sha, day, subject = parts
-        files = (_git(root, "show", "--name-only", "--format=", sha) or "").split()
+        files = rest.split()
         text = f"commit {sha[:10]} ({day}): {subject}" + (f"\nFiles: {', '.join(files[:20])}" if files else "")
         facts.append((f"git:commit:{sha[:12]}", subject, text, (f"commit:{sha}",)))
     terms = task_terms(task)

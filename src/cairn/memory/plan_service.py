@@ -65,13 +65,22 @@ class PlanService:
         pipeline; git facts) is listed with its disposition and reason codes. ``explain``
         adds the trace of every governor step. The same task and state give the same
         ``explanation_id`` and byte-identical canonical JSON."""
+        task = _check(task, budget)
+        caller, pool, counter = self.plan_candidates(task, project=project, collections=collections)
+        result = govern(task, pool, caller, budget, self.settings, token_counter=counter)
+        return result if explain else result.model_copy(update={"trace": []})
+
+    def plan_candidates(
+        self, task: str, *, project: str | None = None, collections: Sequence[str] = (),
+    ) -> tuple[Caller, list[Candidate], str]:
+        """What :meth:`plan` hands the governor for ``task``: the caller, the candidates
+        (memory records, passages by the ``query`` pipeline, git facts) and the token
+        counter's name. Benchmarks call this once and the governor per budget."""
         from cairn.models.tokens import budget_token_counter
 
-        task = _check(task, budget)
         counter = budget_token_counter()
         caller = Caller(project or project_identity(self._root()), self._user)
         pool: list[Candidate] = []
-        hints: list[str] = []
         memory = self._memory()
         bound: list[str] = []
         if memory is not None:
@@ -85,12 +94,9 @@ class PlanService:
         if store is not None:
             run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
                                                       graph=False, all_passages=True)
-            passages = passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES)
-            pool += passages.candidates
-            hints += passages.hints
+            pool += passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
         pool += git_candidates(self._root(), task, caller, counter, bound_files=bound)
-        result = govern(task, pool, caller, budget, self.settings, token_counter=counter.name)
-        return result if explain else result.model_copy(update={"trace": []})
+        return caller, pool, counter.name
 
     def resume(self, *, project: str | None = None, budget: int = 400, explain: bool = False) -> Plan:
         """A card for the start of a session: pinned records, then the most recent
