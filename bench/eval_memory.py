@@ -18,7 +18,7 @@ checked byte-identical, so the plan measured is the one ``cairn plan`` returns.
 
 Baseline: ``ws.query(question, limit=50, collections=[conv])`` (the same depth), its turns
 packed greedily in rank order into the budget (a turn that does not fit is skipped, the
-next one tried), each counted with the same tokenizer.
+next one tried), each passage's text counted with the same tokenizer as the plan's.
 
 Metric: the paper's evidence-turn recall (|evidence ∩ handed turns| / |evidence|, 1 for a
 question without evidence); a plan hands over its ``include`` and ``compact`` items.
@@ -90,8 +90,11 @@ def gather(ws: Any, questions: Sequence[eval_locomo.Question], turn_tokens: dict
     for n, q in enumerate(questions):
         caller, pool, _ = ws._plans.plan_candidates(q.text, project="locomo", collections=[q.conversation])
         results = ws.query(q.text, limit=DEPTH, collections=[q.conversation]).results
-        turns = [(eval_locomo.dia_id_of(stem_of(r.uri)), 0) for r in results]
-        turns = [(dia, turn_tokens[(q.conversation, dia)]) for dia, _ in turns]
+        # The same passage text counted by the same tokenizer as the plan's candidates.
+        counted = {c.key.split(":")[1]: c.tokens for c in pool}
+        turns = [(eval_locomo.dia_id_of(stem_of(r.uri)),
+                  counted.get(r.docid, turn_tokens[(q.conversation, eval_locomo.dia_id_of(stem_of(r.uri)))]))
+                 for r in results]
         asked.append(Asked(q, caller, pool, turns))
         if n % 200 == 0:
             print(f"  {n}/{len(questions)} questions, {time.perf_counter() - started:.0f} s", file=sys.stderr)

@@ -10,9 +10,14 @@ of any source look relevant, and the governor could never abstain):
 
 * ``coverage``: the share of the task's content words (lower-cased unicode61 words, query
   stopwords dropped, light-stemmed, deduplicated) that occur in the candidate's text.
-* passages: ``0.5 * coverage + 0.5 * max(0, cosine)`` where ``cosine`` is the passage's
-  score in the ``vector`` stage of the hybrid run (MiniLM cosine of task and passage);
-  a passage the vector stage did not rank counts cosine 0; without vectors, coverage alone.
+* passages: the hybrid run's fused order is kept (it is the tuned judge of which passage
+  is more relevant: BM25, vectors, feedback, sequence neighbours), and scaled by how well
+  the run matched at all. A passage's *match* is ``0.5 * coverage + 0.5 * max(0, cosine)``
+  (``cosine``: its score in the ``vector`` stage, the MiniLM cosine of task and passage;
+  0 when that stage did not rank it; without vectors, coverage alone). Its relevance is
+  ``best / (1 + (rank - 1) / RANK_SCALE)`` where ``best`` is the highest match among the
+  run's first units and ``rank`` its 1-based fused rank: strictly decreasing with rank
+  (the governor packs in fused order), and all low when nothing matched well (abstain).
 * memory records and git facts: coverage (title, narrative, facts, files, concepts; a
   claim's subject, predicate and object; a commit's subject and files).
 
@@ -46,8 +51,10 @@ COMPACT_WORDS = 24
 GIT_TIMEOUT = 2.0
 #: Recent commits read for git facts.
 GIT_COMMITS = 5
-#: Weight of the cosine in a passage's relevance (the rest is coverage).
+#: Weight of the cosine in a passage's match (the rest is coverage).
 COSINE_WEIGHT = 0.5
+#: Fused rank at which a passage's relevance is half the run's best match, plus one.
+RANK_SCALE = 10.0
 
 
 class MemorySource(Protocol):
@@ -179,13 +186,17 @@ def passage_candidates(
     compacts = [compact_text(body) for body in bodies]
     counts = _counted(counter, bodies + compacts)
     terms = task_terms(task)
+    matches = []
+    for f, body in zip(usable, bodies, strict=True):
+        vector = f.stages.get("vector")
+        cosine = min(1.0, max(0.0, vector.score)) if vector is not None else 0.0
+        cover = coverage(terms, f"{f.hit.title}\n{body}")
+        matches.append(COSINE_WEIGHT * cover + (1 - COSINE_WEIGHT) * cosine if run.vectors else cover)
+    best = max(matches, default=0.0)
     out = []
     for i, f in enumerate(usable):
         hit = f.hit
-        vector = f.stages.get("vector")
-        cosine = max(0.0, vector.score) if vector is not None else 0.0
-        cover = coverage(terms, f"{hit.title}\n{bodies[i]}")
-        rel = COSINE_WEIGHT * cover + (1 - COSINE_WEIGHT) * min(1.0, cosine) if run.vectors else cover
+        rel = best / (1 + i / RANK_SCALE)
         uri = document_uri(hit.collection, hit.path)
         full, short = counts[i], counts[len(usable) + i]
         out.append(Candidate(

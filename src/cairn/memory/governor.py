@@ -98,7 +98,7 @@ class GovernorSettings:
     relevance_floor: float = 0.3
     confident_score: float = 0.5
     card_max_items: int = 3
-    max_items: int = 40
+    max_items: int = 50
     max_item_share: float = 0.5
     suspect_factor: float = 0.8
     unknown_factor: float = 1.0
