@@ -30,9 +30,9 @@ often it abstains (goal ≤ 10%).
 
 Split: conversations 1-2 (``conv-26``, ``conv-30``) tune ``relevance_floor`` and
 ``confident_score`` (grid below); conversations 3-5 are reported with the chosen values.
-Rule: the highest floor whose answerable abstention ≤ 10% and whose plan recall is ≥ the
-query's at every budget on the tuning split; then the highest ``confident_score`` that
-marks ≤ 25% of answerable plans low-confidence.
+Rule: the highest floor whose answerable abstention ≤ 10% and whose mean plan recall is
+within 0.5 points of the query's (or above) at every budget on the tuning split; then the
+highest ``confident_score`` that marks ≤ 25% of answerable plans low-confidence.
 """
 
 from __future__ import annotations
@@ -57,6 +57,9 @@ DEPTH = 50
 FLOORS = tuple(round(0.05 * i, 2) for i in range(0, 13))
 CONFIDENTS = tuple(round(0.05 * i, 2) for i in range(4, 17))
 LOW_CONFIDENCE_CAP = 0.25
+#: Points of mean recall the plan may trail the query on the tuning split (noise: a few
+#: questions out of 300 decide a tenth of a point).
+RECALL_TOLERANCE = 0.5
 ABSTAIN_CAP = 0.10
 CHECKED_PLANS = 25
 WORK = Path(__file__).resolve().parent / ".work"
@@ -147,7 +150,7 @@ def tune(asked: Sequence[Asked], docs: dict[str, str]) -> tuple[Any, list[str]]:
         out = evaluate(asked, GovernorSettings(relevance_floor=floor, confident_score=1.0), docs)
         abstain = rates(out, 800)["answerable_abstain"]
         deltas = [mean(out["plan"][b]) - mean(out["query"][b]) for b in BUDGETS]
-        ok = abstain <= ABSTAIN_CAP and all(d >= 0 for d in deltas)
+        ok = abstain <= ABSTAIN_CAP and all(d >= -RECALL_TOLERANCE for d in deltas)
         log.append(f"| {floor:.2f} | {100 * abstain:.1f}% | {' / '.join(f'{d:+.1f}' for d in deltas)} | "
                    f"{'yes' if ok else 'no'} |")
         if ok:
