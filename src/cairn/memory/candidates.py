@@ -27,6 +27,7 @@ memory records), with an ellipsis when cut.
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 from collections.abc import Sequence
@@ -79,19 +80,23 @@ def task_terms(task: str) -> frozenset[str]:
     return frozenset(light_stem(w) for w in words(task) if w not in QUERY_STOPWORDS)
 
 
+@functools.lru_cache(maxsize=65_536)
+def _stem(word: str) -> str:
+    return light_stem(word)
+
+
 def coverage(terms: frozenset[str], text: str) -> float:
     """Share of ``terms`` found among the light-stemmed words of ``text`` (0 without terms)."""
     if not terms:
         return 0.0
-    found = {light_stem(w) for w in words(text)} & terms
+    found = {_stem(w) for w in set(words(text))} & terms
     return len(found) / len(terms)
 
 
 def compact_text(text: str, title: str | None = None, limit: int = COMPACT_WORDS) -> str:
     """The first ``limit`` words (after the title, when given), cut with an ellipsis."""
-    body = " ".join(text.split())
-    pieces = body.split(" ")
-    short = body if len(pieces) <= limit else " ".join(pieces[:limit]) + " …"
+    pieces = text.split()
+    short = text.strip() if len(pieces) <= limit else " ".join(pieces[:limit]) + " …"
     return f"{title}: {short}" if title else short
 
 
@@ -184,7 +189,11 @@ def passage_candidates(
     usable = [f for f in head if f.hit.passage_id in texts and f.hit.passage_id in hashes]
     bodies = [texts[f.hit.passage_id].strip() for f in usable]
     compacts = [compact_text(body) for body in bodies]
-    counts = _counted(counter, bodies + compacts)
+    # A body short enough to be its own compact form is counted once.
+    cut = [i for i, (body, short) in enumerate(zip(bodies, compacts, strict=True)) if short != body]
+    full_counts = _counted(counter, bodies)
+    short_counts = dict(zip(cut, _counted(counter, [compacts[i] for i in cut]), strict=True))
+    counts = full_counts + [short_counts.get(i, n) for i, n in enumerate(full_counts)]
     terms = task_terms(task)
     matches = []
     for f, body in zip(usable, bodies, strict=True):
