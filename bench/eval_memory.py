@@ -10,8 +10,8 @@ collection per conversation, embedded with MiniLM) in ``bench/.work/locomo``.
 
 How the turns become memory. The memory store is not on this branch yet, so every turn
 is a *passage candidate*: for each question, :meth:`PlanService.plan_candidates` (the code
-``cairn plan`` runs) takes the first 50 units of the hybrid ``query`` pipeline over the
-question's conversation and turns each into a candidate with its real token counts and
+``cairn plan`` runs) takes the first 50 units of the hybrid ``query`` pipeline (ranked
+lists 60 deep, ``PLAN_DEPTH``) over the question's conversation and turns each into a candidate with its real token counts and
 its relevance (coverage + cosine, :mod:`cairn.memory.candidates`); the governor then
 plans at each budget. The first questions are also planned through ``ws.plan`` and
 checked byte-identical, so the plan measured is the one ``cairn plan`` returns.

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 #: Passages and memory records read per plan (each source).
 PLAN_CANDIDATES = 50
+#: Depth of each ranked list of the plan's hybrid run (a plain ``query`` of 10 results
+#: reads 50; the pipeline's default for 50 results, 250, made a plan 2.7x a query).
+PLAN_DEPTH = 60
 #: Records read for a resume card.
 RESUME_RECORDS = 30
 #: Observation types a resume card shows when verified.
@@ -93,7 +96,7 @@ class PlanService:
             store = None
         if store is not None:
             run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
-                                                      graph=False, all_passages=True)
+                                                      graph=False, all_passages=True, depth=PLAN_DEPTH)
             pool += passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
         pool += git_candidates(self._root(), task, caller, counter, bound_files=bound)
         return caller, pool, counter.name
