@@ -13,6 +13,7 @@ from cairn.errors import ValidationError
 from cairn.memory.governor import Caller, Candidate, GovernorSettings, canonical, plan
 
 ME = Caller(project="github.com/acme/app", user="ana")
+FLOOR = GovernorSettings(relevance_floor=0.3)
 
 
 def cand(key: str, relevance: float = 0.8, *, tokens: int = 60, compact_tokens: int = 15, **kw: object) -> Candidate:
@@ -32,7 +33,7 @@ def by_key(p):  # type: ignore[no-untyped-def]
 
 def test_abstains_when_nothing_qualifies() -> None:
     pool = [cand("a", 0.05), cand("b", 0.08), cand("c", 0.9, freshness="stale")]
-    result = plan("rotate the signing key", pool, ME, 800)
+    result = plan("rotate the signing key", pool, ME, 800, FLOOR)
     assert result.mode == "abstain" and result.reason == "abstain.nothing_qualifies"
     assert result.confidence == "none"
     assert result.budget.used == 0 and result.budget.remaining == 800
@@ -42,6 +43,11 @@ def test_abstains_when_nothing_qualifies() -> None:
     assert by_key(result)["a"].reasons == ["relevance.below_floor"]
 
 
+def test_zero_relevance_never_qualifies() -> None:
+    result = plan("task", [cand("a", 0.0), cand("b", 0.0, pinned=False)], ME, 800, GovernorSettings(relevance_floor=0.0))
+    assert result.mode == "abstain" and result.reason == "abstain.nothing_qualifies"
+
+
 def test_abstains_on_an_empty_pool() -> None:
     result = plan("anything", [], ME, 400)
     assert (result.mode, result.items, result.budget.used) == ("abstain", [], 0)
@@ -49,7 +55,7 @@ def test_abstains_on_an_empty_pool() -> None:
 
 def test_compact_card_for_a_few_items() -> None:
     pool = [cand("a", 0.9), cand("b", 0.7), cand("z", 0.02)]
-    result = plan("how does login work", pool, ME, 800)
+    result = plan("how does login work", pool, ME, 800, FLOOR)
     assert result.mode == "card" and result.reason == "card.few_items"
     handed = [i for i in result.items if i.disposition != "exclude"]
     assert [i.key for i in handed] == ["a", "b"]

@@ -36,7 +36,7 @@ quality.blocked               exclude  the signals block it (e.g. repeated test 
 quality.degraded              flag     the signals degrade it (score x degraded_factor, caution)
 quality.verified              flag     the signals verify it
 pin.pinned                    flag     pinned by a user (score + pin_bonus)
-relevance.below_floor         exclude  adjusted score < relevance_floor
+relevance.below_floor         exclude  adjusted score < relevance_floor, or 0
 relevance.low_confidence      caution  the best qualified item scored < confident_score
 pack.card                     flag     handed in a card (compact form)
 pack.full                     flag     handed in full
@@ -90,7 +90,8 @@ class GovernorSettings:
     Chosen on data (LoCoMo conversations 1-2, the tuning split of ``bench/eval_memory.py``;
     reported on conversations 3-5): ``relevance_floor`` (the highest floor that keeps
     answerable abstention ≤ 10% and the plan's evidence recall within 0.5 points of a
-    packed ``query`` at 400/800/1600 tokens) and ``confident_score`` (the highest that
+    packed ``query`` at 400/800/1600 tokens; none above 0 did at 400 tokens, so 0: only
+    a candidate with zero relevance is cut) and ``confident_score`` (the highest that
     marks ≤ 25% of answerable plans low-confidence); see bench/RESULTS.md. The
     others are design choices, not tuned: ``card_max_items`` (a card is what fits at a
     glance), ``max_items``, ``max_item_share`` (no single item eats more than this share
@@ -98,7 +99,7 @@ class GovernorSettings:
     suspect or degraded record ranks below an equally relevant healthy one; a pin lifts
     a record by a fixed amount), ``max_listed_exclusions`` (plan size)."""
 
-    relevance_floor: float = 0.1
+    relevance_floor: float = 0.0
     confident_score: float = 0.55
     card_max_items: int = 3
     max_items: int = 50
@@ -206,7 +207,9 @@ def plan(
     step("quality", _quality)
     for state in pool:
         state.score = _score(state, settings)
-    step("relevance", lambda s: ("relevance.below_floor" if s.score < settings.relevance_floor else None,
+    # Zero relevance never qualifies, whatever the floor: nothing of the task matched.
+    step("relevance", lambda s: ("relevance.below_floor" if s.score < settings.relevance_floor or s.score <= 0
+                                 else None,
                                  ("pin.pinned",) if s.cand.pinned else ()))
     for state in pool:
         for code in state.reasons:
