@@ -11,7 +11,7 @@ conversations and all categories are sampled) runs, interleaved and after a warm
 * ``plan``: ``ws.plan(question, budget=B, project="locomo", collections=[conv])`` from a
   folder that is not a git repository (no git facts);
 * ``plan+git``: the same from inside this git checkout (branch, status, 5 recent commits:
-  two ``git`` subprocesses).
+  four ``git`` subprocesses).
 
 Printed: p50 and p95 of each in milliseconds and the ratio of p50s to ``query`` (goal
 ``plan`` ≤ 2x). The memory store is not on this branch, so the 50,000-observation scale
