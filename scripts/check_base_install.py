@@ -40,6 +40,7 @@ SAMPLES: dict[str, list[str]] = {
     "capsule": ["capsule.json"],  # knowledge delta (issue 16): context save NAME FILE
     # the code graph (issue 15): `code refresh` (in FIRST) snapshots the commands' folder
     "path": ["vault/tool.py"], "symbol": ["tool.backup"],
+    "task": ["backup schedule"],  # cairn plan (issue 14)
 }
 #: More invocations of some commands (flags that load an optional dependency).
 VARIANTS: dict[str, list[list[str]]] = {

@@ -16,6 +16,7 @@ from cairn.contracts import SearchResponse
 from cairn.contracts.answer import AskResponse, CheckReport, VerifiedAskResponse
 from cairn.contracts.capsule import Capsule, VerifyReceipt
 from cairn.contracts.delta import ChangeFeed, DiffSummary, DocumentDiff, Impact, ReceiptList
+from cairn.contracts.plan import Plan
 
 TARGET = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -33,6 +34,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "diff-summary": DiffSummary,
     "impact": Impact,
     "receipts": ReceiptList,
+    "plan": Plan,  # memory: the evidence governor (issue 14)
 }
 
 

@@ -84,6 +84,7 @@ SCHEMA_CHECKED = {
     # knowledge delta (issue 16)
     "changes": "changes", "impact": "impact", "context_reverify": "receipts",
     "reverify_changed": "receipts", "context_receipts": "receipts",
+    "plan": "plan", "resume": "plan",  # memory: the evidence governor (issue 14)
 }
 
 

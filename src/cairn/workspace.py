@@ -29,7 +29,10 @@ from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
 from cairn.graph.service import GraphService
 from cairn.ingest.service import IndexService
 from cairn.ingest.status import StatusService
+from cairn.memory.candidates import MemorySource
 from cairn.memory.impact import MemoryImpact
+from cairn.memory.plan_service import PlanService
+from cairn.memory.plan_source import StoredMemory
 from cairn.memory.project import ProjectInfo, project_of
 from cairn.memory.service import MemoryService
 from cairn.models.hub import ModelHub
@@ -120,6 +123,13 @@ class Workspace:
         self._status.runtime_status = self._runtime.runtime_status
         self._saved = SavedCapsuleService(self._open_store, self._capsules)  # knowledge delta (issue 16)
         self._code = CodeService(self._open_store)  # the code graph (issue 15)
+        # Memory: the evidence governor's plans (issue 14). Plans read the memory store
+        # (observations and claims, qualified) through a replaceable source, and resolve
+        # project and user as every memory operation does.
+        stored = StoredMemory(self._memory)
+        self.memory_source: MemorySource | None = stored
+        self._plans = PlanService(self._retrieval, lambda: self.memory_source, Path.cwd,
+                                  os.environ.get("CAIRN_USER") or os.environ.get("USER"), identify=stored.caller)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -252,6 +262,9 @@ class Workspace:
     code_impact = _Delegate("_code", CodeService.code_impact)
     code_symbols = _Delegate("_code", CodeService.code_symbols)
     code_show = _Delegate("_code", CodeService.code_show)
+    # memory: the evidence governor (issue 14)
+    plan = _Delegate("_plans", PlanService.plan)
+    resume = _Delegate("_plans", PlanService.resume)
 
 
 def open_workspace(home: str | Path | None = None, index: str = "default", *,

@@ -23,7 +23,7 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
 
     names = sorted(p.name.removesuffix(".schema.json") for p in SCHEMAS.glob("*.schema.json"))
     assert names == ["ask", "capsule", "capsule-verify", "changes", "check", "diff", "diff-summary", "impact",
-                     "receipts", "search", "verified-ask"]
+                     "plan", "receipts", "search", "verified-ask"]
     for name in names:
         schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
         jsonschema.Draft202012Validator.check_schema(schema)

@@ -34,6 +34,7 @@ READ_TOOLS |= {"runtime_status"}  # the resident runtime (issue 16)
 # the code graph (issue 15)
 READ_TOOLS |= {"code_symbols", "code_show", "code_diff", "code_impact", "code_snapshots"}
 WRITE_TOOLS |= {"code_refresh"}
+READ_TOOLS |= {"memory_plan", "memory_resume"}  # memory: the evidence governor (issue 14)
 
 
 @pytest.fixture(scope="module")

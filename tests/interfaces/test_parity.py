@@ -60,6 +60,9 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("code_impact", {"target": "app.core.helper", "max_nodes": 2}),
     ("code_diff", {}),
     ("code_snapshots", {}),
+    # memory: the evidence governor (issue 14)
+    ("memory_plan", {"task": "how are backups scheduled", "budget": 300, "project": "parity", "explain": True}),
+    ("memory_resume", {"project": "parity", "budget": 200}),
 ]
 
 #: Ids of the memory records the ``fixed`` index holds (filled by the fixture).

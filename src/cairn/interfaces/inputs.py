@@ -395,3 +395,23 @@ class ContextReceiptsInput(OpInput):
     name: CapsuleName | None = Field(None, description="Only this saved capsule.")
     after: int = Field(0, ge=0, le=2**62, description="Receipts after this receipt id (a previous cursor).")
     limit: int = Field(100, ge=1, le=1000, description="At most this many receipts.")
+
+
+# --- memory: the evidence governor (issue 14) ------------------------------------------
+
+
+class PlanInput(OpInput):
+    task: str = Field(min_length=1, max_length=2000, description="What the agent is about to do.")
+    budget: int = Field(800, ge=1, le=100_000, description="Token budget of what is handed over.")
+    project: str | None = Field(None, min_length=1, max_length=500,
+                                description="Project identity (default: this checkout's git remote or root).")
+    explain: bool = Field(False, description="Add the trace of every governor step.")
+    collections: list[Name] = Field(default_factory=list, max_length=50,
+                                    description="Only passages of these collections.")
+
+
+class ResumeInput(OpInput):
+    project: str | None = Field(None, min_length=1, max_length=500,
+                                description="Project identity (default: this checkout's git remote or root).")
+    budget: int = Field(400, ge=1, le=100_000, description="Token budget of the card.")
+    explain: bool = Field(False, description="Add the trace of every governor step.")

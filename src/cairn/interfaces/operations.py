@@ -57,7 +57,9 @@ from cairn.interfaces.inputs import (
     NoInput,
     OpInput,
     PathInput,
+    PlanInput,
     QueryInput,
+    ResumeInput,
     SearchInput,
     SimilarInput,
     TagsInput,
@@ -224,6 +226,13 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("context_receipts", "context_receipts", ContextReceiptsInput, f"{_D}:ReceiptList",
               route="/v1/context/receipts",
               description="Receipts of saved capsules after a receipt id, oldest first (poll to watch a capsule)."),
+    # Memory: the evidence governor (issue 14).
+    Operation("memory_plan", "plan", PlanInput, "cairn.contracts.plan:Plan", route="/v1/memory/plan",
+              description="What to hand over for a task: abstain (nothing qualifies), a compact card or a "
+                          "workset of current, in-scope, source-backed items, each with reason codes."),
+    Operation("memory_resume", "resume", ResumeInput, "cairn.contracts.plan:Plan", route="/v1/memory/resume",
+              description="A card for the start of a session: pinned and verified decisions/gotchas of "
+                          "this project and its git state, through the same governor."),
     # Writes: only with --enable-write.
     Operation("capture", "capture", CaptureInput, "cairn.contracts.capture:CaptureResult", route="/v1/capture",
               description="Write a NEW Markdown note into a collection's folder (never overwrites), then index it.",

@@ -435,5 +435,6 @@ from cairn.interfaces.cli import commands as _commands  # noqa: E402,F401
 from cairn.interfaces.cli import delta_commands as _delta_commands  # noqa: E402,F401  (issue 16)
 from cairn.interfaces.cli import graph_commands as _graph_commands  # noqa: E402,F401
 from cairn.interfaces.cli import memory_commands as _memory_commands  # noqa: E402,F401  # agent memory (issue 14)
+from cairn.interfaces.cli import plan_commands as _plan_commands  # noqa: E402,F401 - issue 14
 from cairn.interfaces.cli import runtime_commands as _runtime_commands  # noqa: E402,F401
 from cairn.interfaces.cli import serve_commands as _serve_commands  # noqa: E402,F401

@@ -1,0 +1,283 @@
+"""Candidates for the governor: memory records, collection passages and git facts.
+
+Each builder turns one source into :class:`~cairn.memory.governor.Candidate` objects with
+real token counts (the capsule token counter, :func:`cairn.models.tokens.budget_token_counter`:
+the MiniLM WordPiece tokenizer, or its declared estimate) of the full and the compact text.
+
+Relevance, in [0, 1], is made comparable across sources by measuring the same things on
+every source, never by dividing by a source's best score (which would make the top item
+of any source look relevant, and the governor could never abstain):
+
+* ``coverage``: the share of the task's content words (lower-cased unicode61 words, query
+  stopwords dropped, light-stemmed, deduplicated) that occur in the candidate's text.
+* passages: the hybrid run's fused order is kept (it is the tuned judge of which passage
+  is more relevant: BM25, vectors, feedback, sequence neighbours), and scaled by how well
+  the run matched at all. A passage's *match* is ``0.5 * coverage + 0.5 * max(0, cosine)``
+  (``cosine``: its score in the ``vector`` stage, the MiniLM cosine of task and passage;
+  0 when that stage did not rank it; without vectors, coverage alone). Its relevance is
+  ``best / (1 + (rank - 1) / RANK_SCALE)`` where ``best`` is the highest match among the
+  run's first units and ``rank`` its 1-based fused rank: strictly decreasing with rank
+  (the governor packs in fused order), and all low when nothing matched well (abstain).
+* memory records and git facts: coverage (title, narrative, facts, files, concepts; a
+  claim's subject, predicate and object; a commit's subject and files).
+
+The compact form of a text is its first ``COMPACT_WORDS`` words (the title first for
+memory records), with an ellipsis when cut.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from cairn.memory.governor import Caller, Candidate
+from cairn.memory.records import Claim, EvidenceRef, Observation, Qualified
+from cairn.text.stem import light_stem
+from cairn.text.stopwords import QUERY_STOPWORDS
+from cairn.text.tokens import words
+
+if TYPE_CHECKING:
+    from cairn.models.tokens import TokenCounter
+    from cairn.retrieval.pipeline import HybridRun
+    from cairn.store.protocol import Store
+
+#: Words kept in a compact form.
+COMPACT_WORDS = 24
+#: Seconds a git call may take before its facts are left out.
+GIT_TIMEOUT = 2.0
+#: Recent commits read for git facts.
+GIT_COMMITS = 5
+#: Weight of the cosine in a passage's match (the rest is coverage).
+COSINE_WEIGHT = 0.5
+#: Fused rank at which a passage's relevance is half the run's best match, plus one.
+RANK_SCALE = 10.0
+
+
+class MemorySource(Protocol):
+    """The few reads the plan service needs from the memory store (the memory service
+    implements them; tests and benchmarks can give a list)."""
+
+    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
+        """Active records of ``project`` (and team records) that may bear on ``task``,
+        with their derived quality and freshness; scope is judged again by the governor."""
+        ...
+
+    def recent(self, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
+        """The most recently updated active records of ``project``, pinned ones first."""
+        ...
+
+
+# --- relevance ---------------------------------------------------------------------------
+
+
+def task_terms(task: str) -> frozenset[str]:
+    """The task's content words, light-stemmed (what ``coverage`` looks for)."""
+    return frozenset(light_stem(w) for w in words(task) if w not in QUERY_STOPWORDS)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _stem(word: str) -> str:
+    return light_stem(word)
+
+
+def coverage(terms: frozenset[str], text: str) -> float:
+    """Share of ``terms`` found among the light-stemmed words of ``text`` (0 without terms)."""
+    if not terms:
+        return 0.0
+    found = {_stem(w) for w in set(words(text))} & terms
+    return len(found) / len(terms)
+
+
+def compact_text(text: str, title: str | None = None, limit: int = COMPACT_WORDS) -> str:
+    """The first ``limit`` words (after the title, when given), cut with an ellipsis."""
+    pieces = text.split()
+    short = text.strip() if len(pieces) <= limit else " ".join(pieces[:limit]) + " …"
+    return f"{title}: {short}" if title else short
+
+
+def _counted(counter: TokenCounter, texts: Sequence[str]) -> list[int]:
+    return counter.count(list(texts)) if texts else []
+
+
+# --- memory records ------------------------------------------------------------------------
+
+
+def _evidence_names(refs: Sequence[EvidenceRef]) -> tuple[str, ...]:
+    names = []
+    for ref in refs:
+        span = f":{ref.start}-{ref.end}" if ref.start is not None and ref.end is not None else ""
+        names.append(f"{ref.kind}:{ref.target}{span}")
+    return tuple(names)
+
+
+def record_text(record: Observation | Claim) -> tuple[str, str]:
+    """A record's title and full text as handed to an agent."""
+    if isinstance(record, Observation):
+        lines = [f"[{record.type}] {record.title}", record.narrative.strip()]
+        if record.facts:
+            lines += [f"- {fact}" for fact in record.facts]
+        if record.files:
+            lines.append("Files: " + ", ".join(record.files))
+        if record.concepts:
+            lines.append("Concepts: " + ", ".join(record.concepts))
+        return record.title, "\n".join(line for line in lines if line)
+    title = f"{record.subject} {record.predicate} {record.object}"
+    return title, f"[claim] {title}"
+
+
+def memory_candidates(
+    records: Sequence[Qualified], task: str, counter: TokenCounter, *,
+    relevance: dict[str, float] | None = None,
+) -> list[Candidate]:
+    """Candidates from qualified memory records (archived ones are skipped). ``relevance``
+    overrides the coverage score by record id (``resume`` ranks by standing, not by task)."""
+    terms = task_terms(task)
+    live = [q for q in records if q.record.status == "active"]
+    texts = [record_text(q.record) for q in live]
+    compacts = [compact_text(text.split("\n", 1)[1] if "\n" in text else "", f"[{_label(q)}] {title}")
+                for q, (title, text) in zip(live, texts, strict=True)]
+    counts = _counted(counter, [t for _, t in texts] + compacts)
+    out = []
+    for i, (q, (title, text)) in enumerate(zip(live, texts, strict=True)):
+        rec = q.record
+        if isinstance(rec, Claim):
+            observed, superseded, conflict_key = rec.created_at, rec.superseded_by is not None, rec.conflict_key
+        else:
+            observed, superseded, conflict_key = rec.observed_at or rec.updated_at, False, None
+        full, short = counts[i], counts[len(live) + i]
+        out.append(Candidate(
+            key=rec.id, kind="claim" if isinstance(rec, Claim) else "observation", title=title, text=text,
+            compact=compacts[i] if short < full else text, tokens=full, compact_tokens=min(short, full),
+            relevance=round(min(1.0, (relevance or {}).get(rec.id, coverage(terms, text))), 6),
+            project=rec.project, visibility=rec.visibility, owner=rec.owner, source=rec.source,
+            provenance=_evidence_names(rec.evidence), evidence=len(rec.evidence), freshness=q.freshness,
+            conflict="superseded" if superseded else "none", conflict_key=conflict_key,
+            quality=q.quality, pinned=q.pinned, observed_at=observed, fetch=f"cairn memory show {rec.id}",
+        ))
+    return out
+
+
+def _label(q: Qualified) -> str:
+    return q.record.type if isinstance(q.record, Observation) else "claim"
+
+
+# --- collection passages -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PassagePool:
+    candidates: list[Candidate]
+    hints: list[str]
+
+
+def passage_candidates(
+    store: Store, run: HybridRun, task: str, caller: Caller, counter: TokenCounter, limit: int,
+) -> PassagePool:
+    """Candidates from the first ``limit`` fused units of a hybrid run (the ``query``
+    pipeline): each passage with its docid, line span and passage hash as evidence."""
+    from cairn.refs import document_uri
+
+    head = [f for f in run.fused[:limit] if f.hit.collection]
+    ids = [f.hit.passage_id for f in head]
+    texts = store.passage_texts(ids)
+    hashes = store.passage_hashes(ids) if ids else {}
+    usable = [f for f in head if f.hit.passage_id in texts and f.hit.passage_id in hashes]
+    bodies = [texts[f.hit.passage_id].strip() for f in usable]
+    compacts = [compact_text(body) for body in bodies]
+    # A body short enough to be its own compact form is counted once.
+    cut = [i for i, (body, short) in enumerate(zip(bodies, compacts, strict=True)) if short != body]
+    full_counts = _counted(counter, bodies)
+    short_counts = dict(zip(cut, _counted(counter, [compacts[i] for i in cut]), strict=True))
+    counts = full_counts + [short_counts.get(i, n) for i, n in enumerate(full_counts)]
+    terms = task_terms(task)
+    matches = []
+    for f, body in zip(usable, bodies, strict=True):
+        vector = f.stages.get("vector")
+        cosine = min(1.0, max(0.0, vector.score)) if vector is not None else 0.0
+        cover = coverage(terms, f"{f.hit.title}\n{body}")
+        matches.append(COSINE_WEIGHT * cover + (1 - COSINE_WEIGHT) * cosine if run.vectors else cover)
+    best = max(matches, default=0.0)
+    out = []
+    for i, f in enumerate(usable):
+        hit = f.hit
+        rel = best / (1 + i / RANK_SCALE)
+        uri = document_uri(hit.collection, hit.path)
+        full, short = counts[i], counts[len(usable) + i]
+        out.append(Candidate(
+            key=f"passage:{hit.docid}:{hit.start_line}-{hit.end_line}", kind="passage",
+            title=hit.title or hit.path, text=bodies[i], compact=compacts[i] if short < full else bodies[i],
+            tokens=full, compact_tokens=min(short, full), relevance=round(rel, 6), project=caller.project,
+            visibility="project", owner=None, source="index",
+            provenance=(f"passage:{hit.docid}:{hit.start_line}-{hit.end_line}#{hashes[hit.passage_id][0][:12]}",),
+            evidence=1, freshness="fresh", fetch=f"cairn get {uri}:{hit.start_line}-{hit.end_line}",
+        ))
+    return PassagePool(out, list(run.hints))
+
+
+# --- git facts -------------------------------------------------------------------------------
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                              timeout=GIT_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def project_identity(root: Path) -> str:
+    """A project's identity: its normalised ``origin`` remote (``host/owner/name``), else
+    the resolved root path."""
+    remote = (_git(root, "config", "--get", "remote.origin.url") or "").strip()
+    if remote:
+        remote = re.sub(r"^[a-z+]+://", "", remote)
+        remote = re.sub(r"^[^@/]+@", "", remote).replace(":", "/", 1)
+        return remote.removesuffix(".git").rstrip("/").lower()
+    return str(root.resolve())
+
+
+def git_candidates(
+    root: Path, task: str, caller: Caller, counter: TokenCounter, *, bound_files: Sequence[str] = (),
+    relevance: float | None = None,
+) -> list[Candidate]:
+    """Git facts of the repository at ``root``: the branch with its uncommitted files, and
+    recent commits (touching ``bound_files`` when given). None outside a repository or
+    when git is missing or slow. ``relevance`` overrides coverage (``resume``)."""
+    top = _git(root, "rev-parse", "--show-toplevel")
+    if top is None:
+        return []
+    branch = (_git(root, "rev-parse", "--abbrev-ref", "HEAD") or "").strip() or "(no branch)"
+    dirty = [line[3:] for line in (_git(root, "status", "--porcelain") or "").splitlines() if len(line) > 3]
+    facts: list[tuple[str, str, str, tuple[str, ...]]] = []
+    state = f"On branch {branch}; " + (f"{len(dirty)} uncommitted file(s): {', '.join(sorted(dirty)[:20])}"
+                                       if dirty else "working tree clean")
+    facts.append(("git:branch", f"branch {branch}", state, ()))
+    # One call: each commit starts with a \x1e record mark, then its files (--name-only).
+    log = _git(root, "log", f"-n{GIT_COMMITS}", "--name-only", "--format=%x1e%H%x1f%cs%x1f%s", "--",
+               *bound_files) or ""
+    for record in log.split("\x1e")[1:]:
+        head, _, rest = record.partition("\n")
+        parts = head.split("\x1f")
+        if len(parts) != 3:
+            continue
+        sha, day, subject = parts
+        files = rest.split()
+        text = f"commit {sha[:10]} ({day}): {subject}" + (f"\nFiles: {', '.join(files[:20])}" if files else "")
+        facts.append((f"git:commit:{sha[:12]}", subject, text, (f"commit:{sha}",)))
+    terms = task_terms(task)
+    counts = _counted(counter, [text for _, _, text, _ in facts])
+    return [
+        Candidate(
+            key=key, kind="git", title=title, text=text, compact=text, tokens=n, compact_tokens=n,
+            relevance=round(relevance if relevance is not None else coverage(terms, text), 6),
+            project=caller.project, visibility="project", source="git", provenance=prov, evidence=len(prov),
+            freshness="fresh", fetch=f"git show {key.rsplit(':', 1)[-1]}" if prov else "git status",
+        )
+        for (key, title, text, prov), n in zip(facts, counts, strict=True)
+    ]

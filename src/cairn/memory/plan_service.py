@@ -1,0 +1,149 @@
+"""The plan service: ``plan`` (the governor's context plan for a task) and ``resume`` (a
+card for the start of a session).
+
+This is the shell around the pure governor (:mod:`cairn.memory.governor`): it gathers
+candidates from the memory store (through :class:`~cairn.memory.candidates.MemorySource`),
+from the collections (the hybrid pipeline of ``query``) and from git, then hands them to
+:func:`~cairn.memory.governor.plan`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cairn.contracts.plan import Plan
+from cairn.errors import NotFoundError, ValidationError
+from cairn.memory.candidates import (
+    MemorySource,
+    git_candidates,
+    memory_candidates,
+    passage_candidates,
+    project_identity,
+)
+from cairn.memory.governor import MAX_BUDGET, Caller, Candidate, GovernorSettings
+from cairn.memory.governor import plan as govern
+from cairn.memory.records import Observation
+
+if TYPE_CHECKING:
+    from cairn.retrieval.service import RetrievalService
+
+#: Passages and memory records read per plan (each source).
+PLAN_CANDIDATES = 50
+#: Depth of each ranked list of the plan's hybrid run (a plain ``query`` of 10 results
+#: reads 50; the pipeline's default for 50 results, 250, made a plan 2.7x a query).
+PLAN_DEPTH = 60
+#: Records read for a resume card.
+RESUME_RECORDS = 30
+#: Observation types a resume card shows when verified.
+RESUME_TYPES = ("decision", "gotcha")
+#: Standing of resume candidates (they are chosen by standing, not by a task): pinned,
+#: then verified decisions/gotchas by recency (each older one RESUME_STEP lower), git facts.
+RESUME_PINNED, RESUME_TOP, RESUME_STEP, RESUME_GIT = 1.0, 0.9, 0.02, 0.6
+RESUME_TASK = "resume this project"
+
+
+class PlanService:
+    """Context plans over one index, its memory store and the project's git checkout."""
+
+    def __init__(
+        self, retrieval: RetrievalService, memory: Callable[[], MemorySource | None], root: Callable[[], Path],
+        user: str | None, settings: GovernorSettings | None = None,
+        identify: Callable[[str | None], tuple[str, str | None]] | None = None,
+    ) -> None:
+        """``identify(project)`` resolves the caller's project identity and user as the
+        memory store does (default: ``project`` as given, else this checkout's identity,
+        and ``user``)."""
+        self._identify = identify
+        self._retrieval = retrieval
+        self._memory = memory
+        self._root = root
+        self._user = user
+        self.settings = settings or GovernorSettings()
+
+    def _caller(self, project: str | None) -> Caller:
+        if self._identify is not None:
+            return Caller(*self._identify(project))
+        return Caller(project or project_identity(self._root()), self._user)
+
+    def plan(
+        self, task: str, *, budget: int = 800, project: str | None = None, explain: bool = False,
+        collections: Sequence[str] = (),
+    ) -> Plan:
+        """The governor's context plan for ``task`` under a token ``budget``: ``abstain``
+        (nothing qualifies: hand over nothing), a compact ``card`` or a ``workset``. Every
+        candidate in the caller's scope (memory records of ``project``, default: this
+        checkout's git remote or root; passages of the collections, by the ``query``
+        pipeline; git facts) is listed with its disposition and reason codes. ``explain``
+        adds the trace of every governor step. The same task and state give the same
+        ``explanation_id`` and byte-identical canonical JSON."""
+        task = _check(task, budget)
+        caller, pool, counter = self.plan_candidates(task, project=project, collections=collections)
+        result = govern(task, pool, caller, budget, self.settings, token_counter=counter)
+        return result if explain else result.model_copy(update={"trace": []})
+
+    def plan_candidates(
+        self, task: str, *, project: str | None = None, collections: Sequence[str] = (),
+    ) -> tuple[Caller, list[Candidate], str]:
+        """What :meth:`plan` hands the governor for ``task``: the caller, the candidates
+        (memory records, passages by the ``query`` pipeline, git facts) and the token
+        counter's name. Benchmarks call this once and the governor per budget."""
+        from cairn.models.tokens import budget_token_counter
+
+        counter = budget_token_counter()
+        caller = self._caller(project)
+        pool: list[Candidate] = []
+        memory = self._memory()
+        bound: list[str] = []
+        if memory is not None:
+            records = memory.recall(task, project=caller.project, user=caller.user, limit=PLAN_CANDIDATES)
+            pool += memory_candidates(records, task, counter)
+            bound = sorted({f for q in records if isinstance(q.record, Observation) for f in q.record.files})
+        try:
+            store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)
+        except NotFoundError:
+            store = None
+        if store is not None:
+            run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
+                                                      graph=False, all_passages=True, depth=PLAN_DEPTH)
+            pool += passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
+        pool += git_candidates(self._root(), task, caller, counter, bound_files=bound)
+        return caller, pool, counter.name
+
+    def resume(self, *, project: str | None = None, budget: int = 400, explain: bool = False) -> Plan:
+        """A card for the start of a session: pinned records, then the most recent
+        verified decisions and gotchas of ``project`` (default: this checkout's), then
+        the git facts (branch, uncommitted files, recent commits), through the same
+        governor (scope, freshness, conflicts and quality still apply)."""
+        from cairn.models.tokens import budget_token_counter
+
+        _check(RESUME_TASK, budget)
+        counter = budget_token_counter()
+        caller = self._caller(project)
+        pool: list[Candidate] = []
+        memory = self._memory()
+        if memory is not None:
+            records = memory.recent(project=caller.project, user=caller.user, limit=RESUME_RECORDS)
+            standing: dict[str, float] = {}
+            for q in records:
+                if q.pinned:
+                    standing[q.record.id] = RESUME_PINNED
+                elif (isinstance(q.record, Observation) and q.record.type in RESUME_TYPES
+                      and q.quality == "verified"):
+                    standing[q.record.id] = max(0.0, RESUME_TOP - RESUME_STEP * len(standing))
+            chosen = [q for q in records if q.record.id in standing]
+            pool += memory_candidates(chosen, RESUME_TASK, counter, relevance=standing)
+        pool += git_candidates(self._root(), RESUME_TASK, caller, counter, relevance=RESUME_GIT)
+        result = govern(RESUME_TASK, pool, caller, budget, self.settings, token_counter=counter.name)
+        return result if explain else result.model_copy(update={"trace": []})
+
+
+def _check(task: str, budget: int) -> str:
+    if not isinstance(task, str) or not task.strip():
+        raise ValidationError("task is empty")
+    if len(task) > 2000:
+        raise ValidationError("task is longer than 2000 characters")
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
+        raise ValidationError(f"budget must be an integer between 1 and {MAX_BUDGET}")
+    return task.strip()
