@@ -24,7 +24,7 @@ from cairn.memory.governor import Caller, canonical
 from cairn.memory.records import Claim, EvidenceRef, Observation, Qualified
 from tests.conftest import run_cli
 
-PROJECT = "github.com/acme/app"
+PROJECT = "github.com/Acme/app"  # the remote below, normalised as memory records are
 T0 = "2026-01-01T00:00:00Z"
 
 

@@ -28,7 +28,6 @@ memory records), with an ellipsis when cut.
 from __future__ import annotations
 
 import functools
-import re
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -232,14 +231,12 @@ def _git(root: Path, *args: str) -> str | None:
 
 
 def project_identity(root: Path) -> str:
-    """A project's identity: its normalised ``origin`` remote (``host/owner/name``), else
-    the resolved root path."""
-    remote = (_git(root, "config", "--get", "remote.origin.url") or "").strip()
-    if remote:
-        remote = re.sub(r"^[a-z+]+://", "", remote)
-        remote = re.sub(r"^[^@/]+@", "", remote).replace(":", "/", 1)
-        return remote.removesuffix(".git").rstrip("/").lower()
-    return str(root.resolve())
+    """A project's identity, by the one rule memory records are written with
+    (:func:`cairn.memory.project.project_of`): the normalised ``origin`` remote
+    (``host/owner/name``), else the resolved root path."""
+    from cairn.memory.project import project_of
+
+    return project_of(root).identity
 
 
 def git_candidates(
