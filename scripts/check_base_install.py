@@ -56,6 +56,7 @@ VARIANTS: dict[str, list[list[str]]] = {
 }
 #: Options a command needs to do anything at all (beyond its required parameters).
 NEEDS = {"collection configure": ["--context", "Check notes"], "context watch": ["--timeout", "1"],
+         "diff": ["--from", "2000-01-01"],  # without a ref, diff needs a cursor or date
          "memory add": ["Check note", "A note from the base-install check."]}  # agent memory (issue 14)
 #: Commands run first, in this order (they build the state the others read), and last.
 FIRST = ["collection add", "index", "context build", "code refresh"]
