@@ -67,7 +67,7 @@ HELP_ONLY = {"memory show", "memory pin", "memory correct", "memory resolve", "m
              "memory history", "memory archive", "memory restore", "hook session-start", "hook prompt",
              "hook post-edit", "hook stop"}
 #: Commands that serve until stopped: up after this many seconds is a pass.
-SERVERS = {"serve": 6.0}
+SERVERS = {"serve": 6.0, "daemon run": 6.0, "daemon": 6.0}
 
 
 @dataclass

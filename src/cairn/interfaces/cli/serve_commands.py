@@ -41,7 +41,8 @@ def _factory(state: State) -> tuple[Workspace, Callable[[], Workspace]]:
 def _missing_extra() -> None:
     import importlib.util
 
-    missing = [m for m in ("mcp", "fastapi", "uvicorn") if importlib.util.find_spec(m) is None]
+    missing = [m for m in ("mcp", "fastapi", "uvicorn", "sse_starlette", "watchfiles")
+               if importlib.util.find_spec(m) is None]
     if missing:
         from cairn.errors import ValidationError
 
