@@ -24,7 +24,7 @@ from cairn.code.service import CodeService
 from cairn.config import Paths, Settings, check_index_name, load_settings, resolve_paths
 from cairn.delta.journal import retention_from_config
 from cairn.delta.service import DeltaService
-from cairn.errors import NotFoundError, ValidationError
+from cairn.errors import NotFoundError
 from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
 from cairn.graph.service import GraphService
 from cairn.ingest.service import IndexService
@@ -231,12 +231,9 @@ class Workspace:
         saved capsules citing changed documents; ``cursor(journal_seq)`` names a journal
         position in ``index.changed`` events. Start it with ``start()`` (or
         ``run_forever()``), end it with ``stop()``."""
-        import importlib.util
+        from cairn.runtime.daemon import Runtime, RuntimePorts, RuntimeSettings, require_watchfiles
 
-        if importlib.util.find_spec("watchfiles") is None:
-            raise ValidationError("watchfiles is not installed (the runtime watches files with it): "
-                                  "pip install 'cairn[runtime]'")
-        from cairn.runtime.daemon import Runtime, RuntimePorts, RuntimeSettings
+        require_watchfiles()
 
         ports = RuntimePorts(
             index=lambda name, paths, progress: self.index(name, paths=paths, progress=progress),

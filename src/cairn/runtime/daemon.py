@@ -63,6 +63,18 @@ class RuntimeStore(JobQueue, RuntimeBeat, EventLog, CollectionStore, RunJournal,
     collections and the change journal."""
 
 
+
+def require_watchfiles() -> None:
+    """ValidationError with the install hint when ``watchfiles`` is missing (a base
+    install): a runtime must not start with a watcher that cannot run."""
+    import importlib.util
+
+    if importlib.util.find_spec("watchfiles") is None:
+        from cairn.errors import ValidationError
+
+        raise ValidationError("watchfiles is not installed (the runtime watches files with it): "
+                              "pip install 'cairn[runtime]'")
+
 @dataclass(frozen=True, slots=True)
 class RuntimeSettings:
     """How the runtime runs (``cairn daemon`` / ``cairn serve`` options)."""
