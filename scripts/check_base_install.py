@@ -136,7 +136,7 @@ def invocations(path: str, params: list[tuple[str, str, list[str]]], vault: Path
         yield [*base, *args, "--json"]
         return
     args += NEEDS.get(path, [])
-    if path in SERVERS:
+    if path == "serve":
         args += ["--port", "0"]
     yield [*base, *args]
     for extra in VARIANTS.get(path, []):
