@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from cairn.contracts.memory import HookInstallResult
 from cairn.errors import ValidationError
+from cairn.interfaces.mcp_install import write_config
 
 #: Claude Code event -> (cairn hook event, matcher or None).
 CLAUDE_EVENTS: dict[str, tuple[str, str | None]] = {
@@ -80,17 +80,6 @@ def install_hooks(command: list[str], *, home: Path, dry_run: bool = False,
     path = settings_path(home)
     old = path.read_text(encoding="utf-8") if path.exists() else None
     new = hooks_content(old, command, path)
-    action = "created" if old is None else "unchanged" if new == old else "updated"
-    backup: str | None = None
-    if not dry_run and action != "unchanged":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if old is not None:
-            stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
-            backup_path = path.with_name(f"{path.name}.cairn-backup-{stamp}")
-            shutil.copy2(path, backup_path)
-            backup = str(backup_path)
-        tmp = path.with_name(path.name + ".cairn-tmp")
-        tmp.write_text(new, encoding="utf-8")
-        tmp.replace(path)
+    action, backup = write_config(path, old, new, dry_run=dry_run, now=now)
     return HookInstallResult(path=str(path), action=action, dry_run=dry_run, backup=backup,
                              events=list(CLAUDE_EVENTS), content=new)

@@ -90,16 +90,7 @@ def install(
         new = _codex_content(old, name, entry, path)
     else:
         new = _json_content(old, target, name, entry, path)
-    action = "created" if old is None else "unchanged" if new == old else "updated"
-    backup: str | None = None
-    if not dry_run and action != "unchanged":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if old is not None:
-            stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
-            backup_path = path.with_name(f"{path.name}.cairn-backup-{stamp}")
-            shutil.copy2(path, backup_path)
-            backup = str(backup_path)
-        _write_atomic(path, new)
+    action, backup = write_config(path, old, new, dry_run=dry_run, now=now)
     return McpInstallResult(target=target, path=str(path), server_name=name, action=action, dry_run=dry_run,
                             backup=backup, entry=entry, content=new)
 
@@ -228,6 +219,23 @@ def _codex_content(old: str | None, name: str, entry: McpClientEntry, path: Path
         raise ValidationError(f"{path}: cannot update mcp_servers.{name} safely (edit it by hand); "
                               "nothing was changed")
     return new
+
+
+def write_config(path: Path, old: str | None, new: str, *, dry_run: bool,
+                 now: datetime | None = None) -> tuple[str, str | None]:
+    """Write a client's config file: ``created``, ``unchanged`` or ``updated`` (the old file
+    backed up first, the new one written atomically); returns the action and the backup."""
+    action = "created" if old is None else "unchanged" if new == old else "updated"
+    backup: str | None = None
+    if not dry_run and action != "unchanged":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if old is not None:
+            stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
+            backup_path = path.with_name(f"{path.name}.cairn-backup-{stamp}")
+            shutil.copy2(path, backup_path)
+            backup = str(backup_path)
+        _write_atomic(path, new)
+    return action, backup
 
 
 def _write_atomic(path: Path, text: str) -> None:
