@@ -1,6 +1,6 @@
 """Evaluate the claim verifier on the independent adversarial set (issue 12).
 
-The set, ``bench/verify_set/`` (see its README), is 21 notes written for the purpose and
+The set, ``bench/verify_set/`` (see its README), is 26 notes written for the purpose and
 one claim per case, labelled ``supported`` or ``unsupported`` with a kind (verbatim,
 paraphrase, table-cell, ...; role-swap, modality, scope, unit-changed, ...). The notes are
 indexed into a temporary cairn home through the SDK, then every claim is verified
@@ -331,7 +331,7 @@ def render_errors(results: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=("tune", "test", "test2", "test3", "all"), default="all")
+    parser.add_argument("--split", choices=("tune", "test", "test2", "test3", "test4", "all"), default="all")
     parser.add_argument("--settings", default=",".join(SETTINGS),
                         help="comma-separated subset of: " + ", ".join(SETTINGS))
     parser.add_argument("--json", action="store_true", help="print the results as JSON")

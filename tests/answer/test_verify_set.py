@@ -62,9 +62,12 @@ def test_labels_evidence_and_splits() -> None:
             assert case["contradicted"] is False
         assert split_of.setdefault(case["note"], case["split"]) == case["split"]
     splits = Counter(split_of.values())
-    assert set(splits) == {"tune", "test", "test2", "test3"}
+    assert set(splits) == {"tune", "test", "test2", "test3", "test4"}
     assert abs(splits["tune"] - splits["test"]) <= 2
     # test2: the second held-out split, written after test had been looked at
     assert splits["test2"] >= 4
     assert sum(c["split"] == "test2" for c in _cases()) >= 120
     assert splits["test3"] >= 3
+    # test4: the fourth held-out split (session 6), five notes of new kinds
+    assert splits["test4"] >= 5
+    assert sum(c["split"] == "test4" for c in _cases()) >= 150
