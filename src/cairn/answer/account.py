@@ -45,6 +45,7 @@ import re
 from collections.abc import Sequence
 
 from cairn.answer.cjk_order import cjk_pairs
+from cairn.answer.crossing import crossed_parts
 from cairn.answer.gaps import gaps
 from cairn.answer.tokens import (
     _ARTICLES,
@@ -508,6 +509,10 @@ def _account(
             free = [p for p in pos if p not in chosen] or pos
             picks[i] = min(free, key=lambda p: (abs(p - expected), p))
             chosen.add(picks[i])
+        crossed = crossed_parts(claim, claim_all, ev, picks)
+        if crossed:
+            reason = crossed
+            continue
         # Claim neighbours placed apart in the evidence: what lies between them there is
         # inserted into the claim's phrase ("median latency [to X] fell").
         adjacent = {(picks[i], picks[i + 1]) for i in range(len(picks) - 1)}

@@ -1,0 +1,100 @@
+"""Role binding across coordinated parts of an evidence sentence (issue 12, session 6).
+
+A claim phrase must not take its words from two coordinated parts of the evidence:
+"Small orders ship by air" is not accounted by "Large orders ship by air and small orders
+ship by sea", though every word is there and each pair of neighbours is found somewhere.
+:mod:`cairn.answer.account` places the claim's tokens in the evidence; :func:`crossed_parts`
+then looks for two claim neighbours placed in the other order across a conjunction or a
+comma of the evidence.
+"""
+
+from __future__ import annotations
+
+from cairn.answer.tokens import AccountToken, _is_conj
+
+__all__ = ["crossed_parts"]
+
+_SEPARATORS = frozenset(["and", "or", "but", "while", "whereas", ",", ";"])
+
+
+def crossed_parts(
+    claim: list[AccountToken],
+    claim_all: list[AccountToken],
+    ev: tuple[AccountToken, ...],
+    picks: list[int],
+) -> str | None:
+    """Two neighbours of one claim phrase (no "and", "or" or comma between them in the
+    claim) placed in the evidence in the other order across a conjunction or a comma
+    take their words from two coordinated parts: "Small orders ship by air" is not
+    accounted by "Large orders ship by air and small orders ship by sea", nor "Full-time
+    staff get 25 days and part-time staff get 15 days" by the reverse pairing. Coordinated
+    items the claim itself reorders ("at 15:00 and at 07:00") are separated by their
+    conjunction and keep their freedom; the "and" of "between 22:00 and 05:00" is no
+    coordination. Tokens of the same word may trade places ("order.created" takes the
+    "order" next to "created")."""
+    where = {id(t): k for k, t in enumerate(claim_all)}
+    seps = _separators(ev)
+    picks = list(picks)
+    for _ in range(2 * len(claim)):
+        bad = _first_crossing(claim, claim_all, where, seps, picks)
+        if bad is None:
+            return None
+        i = bad
+        swapped = False
+        for j in range(len(claim)):
+            if j in (i, i + 1) or not _same_key(claim[j], claim[i]):
+                continue
+            if picks[j] < picks[i + 1]:
+                picks[i], picks[j] = picks[j], picks[i]
+                swapped = True
+                break
+        if not swapped:
+            for j in range(len(claim)):
+                if j in (i, i + 1) or not _same_key(claim[j], claim[i + 1]):
+                    continue
+                if picks[j] > picks[i]:
+                    picks[i + 1], picks[j] = picks[j], picks[i + 1]
+                    swapped = True
+                    break
+        if not swapped:
+            a, b = claim[i], claim[i + 1]
+            return f"{a.text!r} and {b.text!r} come from two coordinated parts of the evidence"
+    return "the claim's phrases come from coordinated parts of the evidence"
+
+
+def _same_key(a: AccountToken, b: AccountToken) -> bool:
+    return a.kind == b.kind and a.key == b.key
+
+
+def _separators(ev: tuple[AccountToken, ...]) -> frozenset[int]:
+    out = set()
+    for k, t in enumerate(ev):
+        if t.kind not in "wp" or not (t.key in _SEPARATORS or _is_conj(t)):
+            continue
+        if t.key == "and" and any(
+            e.kind == "w" and e.key == "between" for e in ev[max(0, k - 4) : k]
+        ):
+            continue  # "between 22:00 and 05:00"
+        out.add(k)
+    return frozenset(out)
+
+
+def _first_crossing(
+    claim: list[AccountToken],
+    claim_all: list[AccountToken],
+    where: dict[int, int],
+    seps: frozenset[int],
+    picks: list[int],
+) -> int | None:
+    for i in range(len(claim) - 1):
+        a, b = claim[i], claim[i + 1]
+        if a.kind == "c" or b.kind == "c" or picks[i + 1] >= picks[i]:
+            continue
+        ia, ib = where.get(id(a)), where.get(id(b))
+        if ia is None or ib is None or ib <= ia:
+            continue
+        if any(t.key in _SEPARATORS or _is_conj(t) for t in claim_all[ia : ib + 1]):
+            continue
+        if any(picks[i + 1] < k < picks[i] for k in seps):
+            return i
+    return None

@@ -1,0 +1,77 @@
+"""Regression tests for the verifier fixes of session 6 (issue 12), one per cause found
+on the tuning splits of ``bench/verify_set``. The sentences are written for the test,
+not copied from the set: each cause is tested in general form."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer import EvidenceSpan, split_claims, verify_claims
+
+
+def _verdict(claim: str, evidence: str) -> str:
+    span = EvidenceSpan(evidence_id="E1", text=evidence, uri="n.md", start_line=1, end_line=1)
+    (v,) = verify_claims(split_claims(claim), [span])
+    return v.verdict
+
+
+# --- cause 1: a claim phrase whose words come from two coordinated parts (false supports)
+
+_SWAPPED = [
+    (
+        "Senior staff use the red boards and junior staff use the blue boards.",
+        "Junior staff use the red boards and senior staff use the blue boards.",
+    ),
+    (
+        "Staff use red boards for raw meat and blue boards for fish.",
+        "Staff use red boards for fish and blue boards for raw meat.",
+    ),
+    (
+        "Day staff check the freezer, night staff check the fridge.",
+        "Night staff check the freezer, day staff check the fridge.",
+    ),
+    (
+        "Full-time staff get 25 days and part-time staff get 15 days.",
+        "Full-time staff get 15 days and part-time staff get 25 days.",
+    ),
+    ("Small orders ship by air.", "Large orders ship by air and small orders ship by sea."),
+    (
+        "The kitchen is cleaned weekly and the store daily.",
+        "The kitchen is cleaned daily and the store weekly.",
+    ),
+    (
+        "Night staff check the fridge.",
+        "Day staff check the fridge and night staff check the freezer.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), _SWAPPED)
+def test_words_from_two_coordinated_parts_are_never_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Senior staff use the blue boards and junior staff use the red boards.",
+            "Junior staff use the red boards and senior staff use the blue boards.",
+        ),
+        ("Production and staging use Postgres.", "Staging and production use Postgres."),
+        (
+            "Part-time staff get 15 days.",
+            "Full-time staff get 25 days and part-time staff get 15 days.",
+        ),
+        (
+            "Webhooks are sent for the events b.shipped, b.cancelled and b.created.",
+            "Webhooks are sent for the events b.created, b.shipped and b.cancelled.",
+        ),
+        (
+            "Backups may run between 22:00 and 05:00 local time only.",
+            "Backups may run only between 22:00 and 05:00 local time.",
+        ),
+    ],
+)
+def test_reordered_coordinated_parts_keep_their_pairing(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
