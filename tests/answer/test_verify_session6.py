@@ -75,3 +75,58 @@ def test_words_from_two_coordinated_parts_are_never_supported(claim: str, eviden
 )
 def test_reordered_coordinated_parts_keep_their_pairing(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) == "supported"
+
+
+# --- cause 2: a gapped second clause ("A rose to 5 and B to 7"): its verb is restored
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        ("Costs rose to 7 and sales to 5.", "Sales rose to 5 and costs to 7.", "supported"),
+        ("Costs rose to 7.", "Sales rose to 5 and costs to 7.", "supported"),
+        ("Costs rose to 5.", "Sales rose to 5 and costs to 7.", None),
+        ("Costs rose to 5 and sales to 7.", "Sales rose to 5 and costs to 7.", None),
+        (
+            "Cooked food is kept on the top shelf and raw fish on the bottom shelf.",
+            "Raw fish is kept on the bottom shelf and cooked food on the top shelf.",
+            "supported",
+        ),
+        (
+            "Cooked food is kept on the bottom shelf.",
+            "Raw fish is kept on the bottom shelf and cooked food on the top shelf.",
+            None,
+        ),
+        ("Children take 10 mg.", "Adults take 5 mg and children 10 mg.", "supported"),
+        ("Children take 5 mg.", "Adults take 5 mg and children 10 mg.", None),
+        (
+            "Trucks are serviced every 20,000 km and vans every 30,000 km.",
+            "Vans are serviced every 30,000 km and trucks every 20,000 km.",
+            "supported",
+        ),
+        (
+            "Trucks are serviced every 30,000 km and vans every 20,000 km.",
+            "Vans are serviced every 30,000 km and trucks every 20,000 km.",
+            None,
+        ),
+        ("Children may take 10 mg.", "Adults must take 5 mg and children 10 mg.", None),
+    ],
+)
+def test_gapped_second_clause(claim: str, evidence: str, verdict: str | None) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict
+
+
+def test_a_dropped_if_condition_is_never_supported() -> None:
+    assert (
+        _verdict("Adults took 5 mg.", "Adults took 5 mg if they weighed over 30 kg.") != "supported"
+    )
+    assert (
+        _verdict(
+            "Children take 10 mg.", "Adults take 5 mg and children 10 mg if they weigh over 30 kg."
+        )
+        != "supported"
+    )

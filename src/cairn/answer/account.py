@@ -194,7 +194,8 @@ def _claim_group(
 
 def _is_name(t: AccountToken | None) -> bool:
     return t is not None and (
-        t.kind == "n" or (t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text)))
+        t.kind == "n"
+        or (t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text)))
     )
 
 
@@ -250,20 +251,25 @@ def account(
     object; one that starts with a preposition ("open from 06:00 to 22:00 on weekdays and
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
-    problem = _account(
-        claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue
-    )
-    if table or " and " not in claim_text:
+    problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
+    if table:
         return problem
-    readings = _clause_readings(claim_text)
+    readings = _clause_readings(claim_text) if " and " in claim_text else ()
     if not readings:
+        if problem is not None and " and " in evidence_text:
+            # One clause of a gapped evidence sentence, its verb restored: "Children
+            # take 10 mg" from "Adults take 5 mg and children 10 mg".
+            for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text):
+                for kind, (_first, second) in _clause_readings(sent):
+                    if kind == "gap" and _account(claim_text, second, heading=heading) is None:
+                        return None
         return problem
     # Two full clauses against clauses: each claim clause must be one evidence clause
     # ("A supervises team B and C supervises team A" is not accounted by "A supervises
     # team A and C supervises team B", though every word is there). Not for a list
     # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
     full = any(
-        kind != "ellipsis" and len(first.split()) >= 3 and "," not in first
+        kind not in ("ellipsis", "gap") and len(first.split()) >= 3 and "," not in first
         for kind, (first, _s) in readings
     )
     if problem is None and not full:
@@ -315,7 +321,10 @@ def _has_verb_slot(text: str, first: str) -> bool:
         return True
     before = {w.strip(",;:").lower() for w in first.split()[1:]}
     return any(
-        w in before and w[:1].isalpha() and w not in _PREPOSITIONS and w not in _ARTICLES
+        w in before
+        and w[:1].isalpha()
+        and w not in _PREPOSITIONS
+        and w not in _ARTICLES
         and not w.endswith("'s")
         for w in words
     )
@@ -356,9 +365,52 @@ def _clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
             and len(second.split()) >= 3
             and _has_verb_slot(second, first)
         ):
-            continue
+            gapped = _gapped(first, second)
+            if gapped is None:
+                continue
+            kind, second = "gap", gapped
         out.append((kind, (first, second)))
     return tuple(out)
+
+
+def _is_amount(word: str) -> bool:
+    return word[:1].isdigit() or (word[:1] in "€$£¥" and word[1:2].isdigit())
+
+
+def _gapped(first: str, second: str) -> str | None:
+    """The second part of "A <verb> X and B Y" with the first part's verb restored
+    ("Sales rose to 5 and costs to 7" → "costs rose to 7"; "Raw meat is stored on the
+    bottom shelf and cooked food on the top shelf" → "cooked food is stored on the top
+    shelf"), or None. Y opens with a preposition or an amount, and the first part has
+    the same slot (that preposition, or an amount) after its verb; the verb is the
+    first part's words from its first auxiliary ("is stored"), else its last word
+    before the slot ("rose")."""
+    words, fw = second.split(), first.split()
+    for j, w in enumerate(words[:5]):
+        low = w.lower()
+        if low in _AUX_WORDS:
+            return None
+        prep, amount = low in _ELLIPSIS_PREPS, _is_amount(w)
+        if j == 0 or not (prep or amount):
+            continue
+        for a in range(2, len(fw)):
+            if (prep and fw[a].lower() == low) or (amount and _is_amount(fw[a])):
+                head = fw[:a]
+                aux = next((i for i in range(1, a) if head[i].lower() in _AUX_WORDS), None)
+                verb = head[aux:] if aux is not None else head[-1:]
+                # Words the second part repeats before its slot ("every" in "trucks
+                # every 20,000 km") stay in place.
+                m = 0
+                while (
+                    m < len(verb) - 1
+                    and m < j - 1
+                    and verb[-1 - m].lower() == words[j - 1 - m].lower()
+                ):
+                    m += 1
+                verb = verb[: len(verb) - m]
+                return " ".join(words[: j - m] + verb + words[j - m :])
+        return None
+    return None
 
 
 def _account(
@@ -516,9 +568,7 @@ def _account(
         # Claim neighbours placed apart in the evidence: what lies between them there is
         # inserted into the claim's phrase ("median latency [to X] fell").
         adjacent = {(picks[i], picks[i + 1]) for i in range(len(picks) - 1)}
-        problem = gaps(
-            ev, chosen, adjacent=None if code_glue else adjacent, generic=generic
-        )
+        problem = gaps(ev, chosen, adjacent=None if code_glue else adjacent, generic=generic)
         if problem is None:
             return None
         reason = problem
@@ -609,5 +659,3 @@ def _measure_verbs(claim: list[AccountToken]) -> set[int]:
         if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
             out.update(range(i, j))
     return out
-
-

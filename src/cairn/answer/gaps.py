@@ -180,7 +180,9 @@ def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int)
     return "left out: " + " ".join(t.text for t in words[:4])
 
 
-_DETERMINERS = _ARTICLES | frozenset(["this", "these", "those", "our", "its", "their", "his", "her"])
+_DETERMINERS = _ARTICLES | frozenset(
+    ["this", "these", "those", "our", "its", "their", "his", "her"]
+)
 
 
 def _sentence_start(ev: tuple[AccountToken, ...], k: int) -> bool:
@@ -264,17 +266,23 @@ _CONDITION_OPENERS = frozenset(
 )  # fmt: skip
 
 
+#: Openers of a condition that restricts any statement, a past event too ("children
+#: took 10 mg if they weighed over 30 kg").
+_ALWAYS_RESTRICT = frozenset(["only", "if", "unless", "provided", "except"])
+
+
 def _trailing_condition(ev: tuple[AccountToken, ...], hi: int, generic: bool) -> str | None:
     """The words of a condition the copied part leaves out right after it, in the same
-    sentence: "Theft is covered only if ..." does not account "Theft is covered". "only"
-    always restricts; the other openers restrict a rule or standing fact (``generic``)."""
+    sentence: "Theft is covered only if ..." does not account "Theft is covered". "only",
+    "if", "unless", "provided" and "except" always restrict; the other openers restrict a
+    rule or standing fact (``generic``)."""
     k = hi + 1
     while k < len(ev) and ev[k].kind == "p" and ev[k].key == ",":
         k += 1
     if k >= len(ev) or ev[k].kind != "w":
         return None
     key = ev[k].key
-    if key == "only" or (generic and key in _CONDITION_OPENERS):
+    if key in _ALWAYS_RESTRICT or (generic and key in _CONDITION_OPENERS):
         rest = []
         for t in ev[k:]:
             if t.kind == "p" and t.key in _CLAUSE_STOPS:
@@ -283,4 +291,3 @@ def _trailing_condition(ev: tuple[AccountToken, ...], hi: int, generic: bool) ->
                 rest.append(t.text)
         return " ".join(rest[:5])
     return None
-
