@@ -45,6 +45,7 @@ import re
 from collections.abc import Sequence
 
 from cairn.answer.cjk_order import cjk_pairs
+from cairn.answer.coordination import clause_readings
 from cairn.answer.crossing import crossed_parts
 from cairn.answer.gaps import gaps
 from cairn.answer.tokens import (
@@ -254,13 +255,13 @@ def account(
     problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
     if table:
         return problem
-    readings = _clause_readings(claim_text) if " and " in claim_text else ()
+    readings = clause_readings(claim_text) if " and " in claim_text else ()
     if not readings:
         if problem is not None and " and " in evidence_text:
             # One clause of a gapped evidence sentence, its verb restored: "Children
             # take 10 mg" from "Adults take 5 mg and children 10 mg".
             for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text):
-                for kind, (_first, second) in _clause_readings(sent):
+                for kind, (_first, second) in clause_readings(sent):
                     if kind == "gap" and _account(claim_text, second, heading=heading) is None:
                         return None
         return problem
@@ -277,7 +278,7 @@ def account(
     ev_clauses = [
         c
         for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text)
-        for _kind, reading in _clause_readings(sent)
+        for _kind, reading in clause_readings(sent)
         for c in reading
     ]
     if not ev_clauses:
@@ -295,122 +296,6 @@ _GENERIC_MARKERS = frozenset(
     ["be:present", "must", "may", "can", "cannot", "should", "shall", "will", "need", "needs"]
 )
 _FULL_DATE_RE = re.compile(r"d\d{8}")
-_AND_RE = re.compile(r",? and ")
-_CLAUSE_BREAK_RE = re.compile(r";|:(?!\d)")
-_PRONOUN_RE = re.compile(r"\b(it|them)\b")
-_LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
-_ELLIPSIS_PREPS = (
-    "from", "at", "on", "in", "for", "to", "by", "with", "within", "between", "during", "until"
-)  # fmt: skip
-_FIRST_PREP_RE = re.compile(r"\s(?:" + "|".join(_ELLIPSIS_PREPS) + r")\s")
-_NEW_SUBJECT_RE = re.compile(r"^(?:[A-Z]\S*|the|a|an|this|these|its|their)\s")
-
-
-_AUX_WORDS = frozenset(
-    ["is", "are", "was", "were", "has", "have", "had", "will", "would", "must", "may",
-     "might", "can", "could", "should", "shall", "cannot", "does", "do", "did"]
-)  # fmt: skip
-
-
-def _has_verb_slot(text: str, first: str) -> bool:
-    """The second part of "A ... and B ..." has a verb of its own: an auxiliary, or the
-    first part's verb again ("Lucía Ferrer supervises ..." after "Kwame Asante supervises
-    ..."); "the hot kitchen of the canteen" and "Tuesdays from 10:15" have none."""
-    words = [w.strip(",;:").lower() for w in text.split()[1:]]
-    if any(w in _AUX_WORDS for w in words):
-        return True
-    before = {w.strip(",;:").lower() for w in first.split()[1:]}
-    return any(
-        w in before
-        and w[:1].isalpha()
-        and w not in _PREPOSITIONS
-        and w not in _ARTICLES
-        and not w.endswith("'s")
-        for w in words
-    )
-
-
-@functools.lru_cache(maxsize=4096)
-def _clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
-    """The ways ``text`` reads as two clauses joined by "and" (one reading per "and"):
-    ``(kind, [first, second])`` with the second completed from the first (kind
-    "ellipsis" or "pronoun", see :func:`account`) or a clause of its own ("clause");
-    a second part that is neither a new subject's clause, nor a pronoun reference, nor a
-    prepositional ellipsis is no clause ("tyre pressure and lights")."""
-    body = text.strip().rstrip(".!?").strip()
-    out: list[tuple[str, tuple[str, str]]] = []
-    for m in _AND_RE.finditer(body):
-        first, second = body[: m.start()].strip(), body[m.end() :].strip()
-        if not first or not second or _PRONOUN_RE.search(first):
-            continue
-        if _CLAUSE_BREAK_RE.search(first) or _CLAUSE_BREAK_RE.search(second):
-            continue  # a reading lies within one clause
-        word = second.split(" ", 1)[0]
-        kind = "clause"
-        if word in _ELLIPSIS_PREPS:
-            kind = "ellipsis"
-            prep = _FIRST_PREP_RE.search(" " + first + " ")
-            head = first[: prep.start()].strip() if prep else ""
-            if len(head.split()) < 2:
-                continue
-            second = head + " " + second
-        elif len(_PRONOUN_RE.findall(second)) == 1:
-            kind = "pronoun"
-            np = _LAST_NP_RE.search(first)
-            if np is None:
-                continue
-            second = _PRONOUN_RE.sub(np.group(), second)
-        elif not (
-            _NEW_SUBJECT_RE.match(second)
-            and len(second.split()) >= 3
-            and _has_verb_slot(second, first)
-        ):
-            gapped = _gapped(first, second)
-            if gapped is None:
-                continue
-            kind, second = "gap", gapped
-        out.append((kind, (first, second)))
-    return tuple(out)
-
-
-def _is_amount(word: str) -> bool:
-    return word[:1].isdigit() or (word[:1] in "€$£¥" and word[1:2].isdigit())
-
-
-def _gapped(first: str, second: str) -> str | None:
-    """The second part of "A <verb> X and B Y" with the first part's verb restored
-    ("Sales rose to 5 and costs to 7" → "costs rose to 7"; "Raw meat is stored on the
-    bottom shelf and cooked food on the top shelf" → "cooked food is stored on the top
-    shelf"), or None. Y opens with a preposition or an amount, and the first part has
-    the same slot (that preposition, or an amount) after its verb; the verb is the
-    first part's words from its first auxiliary ("is stored"), else its last word
-    before the slot ("rose")."""
-    words, fw = second.split(), first.split()
-    for j, w in enumerate(words[:5]):
-        low = w.lower()
-        if low in _AUX_WORDS:
-            return None
-        prep, amount = low in _ELLIPSIS_PREPS, _is_amount(w)
-        if j == 0 or not (prep or amount):
-            continue
-        for a in range(2, len(fw)):
-            if (prep and fw[a].lower() == low) or (amount and _is_amount(fw[a])):
-                head = fw[:a]
-                aux = next((i for i in range(1, a) if head[i].lower() in _AUX_WORDS), None)
-                verb = head[aux:] if aux is not None else head[-1:]
-                # Words the second part repeats before its slot ("every" in "trucks
-                # every 20,000 km") stay in place.
-                m = 0
-                while (
-                    m < len(verb) - 1
-                    and m < j - 1
-                    and verb[-1 - m].lower() == words[j - 1 - m].lower()
-                ):
-                    m += 1
-                verb = verb[: len(verb) - m]
-                return " ".join(words[: j - m] + verb + words[j - m :])
-        return None
-    return None
 
 
 def _account(
