@@ -130,3 +130,41 @@ def test_a_dropped_if_condition_is_never_supported() -> None:
         )
         != "supported"
     )
+
+
+# --- cause 3: reordered coordinated prepositional items sharing a trailing phrase
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        (
+            "Fridges are checked at 15:00 and at 07:00 by the shift cook.",
+            "Fridges are checked at 07:00 and at 15:00 by the shift cook.",
+            "supported",
+        ),
+        (
+            "Invoices are sent on Monday and on Friday to the client.",
+            "Invoices are sent on Friday and on Monday to the client.",
+            "supported",
+        ),
+        (
+            "Fridges are checked at 07:00 by the head chef and at 15:00 by the shift cook.",
+            "Fridges are checked at 07:00 by the shift cook and at 15:00 by the head chef.",
+            None,
+        ),
+        (
+            "Freezers are checked at 15:00 and at 07:00 by the shift cook.",
+            "Fridges are checked at 07:00 and freezers at 15:00 by the shift cook.",
+            None,
+        ),
+    ],
+)
+def test_reordered_prepositional_items_share_their_frame(
+    claim: str, evidence: str, verdict: str | None
+) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict

@@ -212,9 +212,52 @@ def _between_names(claim: list[AccountToken], i: int) -> bool:
     return _is_name(_neighbour(claim, i, -1)) and _is_name(_neighbour(claim, i, 1))
 
 
+def _coordinated(ev: tuple[AccountToken, ...], k: int) -> list[int]:
+    """The positions of the same relation word coordinated with the one at ``k``: "at
+    07:00 and at 15:00 by the cook" gives both "at"s, which share what precedes the
+    first and what follows the last."""
+    out = [k]
+    cur = k
+    while True:  # leftwards: "... at 07:00 and [at] ..."
+        j = cur - 1
+        while j >= 0 and ev[j].kind == "w" and ev[j].key in _ARTICLES:
+            j -= 1
+        if j < 0 or not _is_conj(ev[j]):
+            break
+        grp = _group(ev, cur, -1)
+        end = (grp[-1] - 1) if grp else cur - 1
+        if end < 0 or ev[end].kind != "w" or ev[end].key != ev[k].key:
+            break
+        out.append(end)
+        cur = end
+    cur = k
+    while True:  # rightwards: "[at] 07:00 and at ..."
+        grp = _group(ev, cur, 1)
+        end = (grp[-1] + 1) if grp else cur + 1
+        if not grp or not _is_conj(ev[grp[-1]]) or end >= len(ev):
+            break
+        if ev[end].kind != "w" or ev[end].key != ev[k].key:
+            break
+        out.append(end)
+        cur = end
+    return out
+
+
 def _side_ok(ev: tuple[AccountToken, ...], k: int, want: AccountToken | None, step: int) -> bool:
     if want is None:
         return True
+    if step < 0:
+        # Coordinated prepositional items ("at 07:00 and at 15:00") share their left
+        # side; the claim may give them in another order ("at 15:00 and at 07:00").
+        chain = _coordinated(ev, k)
+        if len(chain) > 1:
+            if _is_conj(want):
+                return True
+            return any(_side_ok_one(ev, kk, want, step) for kk in chain)
+    return _side_ok_one(ev, k, want, step)
+
+
+def _side_ok_one(ev: tuple[AccountToken, ...], k: int, want: AccountToken, step: int) -> bool:
     if any(_same(want, ev[p]) for p in _group(ev, k, step)[:12]):
         return True
     # A neighbour that is itself a relation word must be the evidence's neighbour too.
