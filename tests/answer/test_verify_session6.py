@@ -168,3 +168,59 @@ def test_reordered_prepositional_items_share_their_frame(
         assert got != "supported"
     else:
         assert got == verdict
+
+
+# --- cause 4: rates per unit of time are one exact value
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        (
+            "The limit is 1 to 2 requests per second.",
+            "The limit is 60 to 120 requests per minute.",
+            "supported",
+        ),
+        ("Trucks may drive at 10 m/s.", "Trucks may drive at 36 km/h.", "supported"),
+        ("Trucks may drive at 36 km per hour.", "Trucks may drive at 36 km/h.", "supported"),
+        ("Rent is £7,000 per month.", "Rent is £84,000 a year.", "supported"),
+        (
+            "The pump moves 2 litres per second.",
+            "The pump moves 120 litres per minute.",
+            "supported",
+        ),
+        (
+            "The limit is 1 to 2 requests per minute.",
+            "The limit is 60 to 120 requests per minute.",
+            None,
+        ),
+        (
+            "The limit is 60 to 120 requests per second.",
+            "The limit is 60 to 120 requests per minute.",
+            None,
+        ),
+        ("The limit is 60 to 120 requests.", "The limit is 60 to 120 requests per minute.", None),
+        ("Trucks may drive at 10 km/h.", "Trucks may drive at 36 km/h.", None),
+        ("Rent is £7,000 per year.", "Rent is £84,000 a year.", None),
+        ("Rent is £84,000.", "Rent is £84,000 a year.", None),
+        # Days and months have no exact ratio.
+        ("The allowance is €1,350 per month.", "The allowance is €45 per day.", None),
+    ],
+)
+def test_rates_per_unit_of_time(claim: str, evidence: str, verdict: str | None) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict
+
+
+def test_a_rate_header_applies_to_its_cells() -> None:
+    table = (
+        "| Plan | Price per month | Requests per minute |\n|---|---|---|\n| Basic | $49 | 3,000 |"
+    )
+    span = EvidenceSpan(evidence_id="E1", text=table, uri="n.md", start_line=1, end_line=3)
+    claims = split_claims("The Basic plan costs $49 per month. The Basic plan costs $49 per year.")
+    month, year = (v.verdict for v in verify_claims(claims, [span]))
+    assert month == "supported"
+    assert year != "supported"

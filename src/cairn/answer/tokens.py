@@ -340,6 +340,9 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
         _cjk_tokens(text, out)
     else:
         _latin_tokens(text, out)
+        from cairn.answer.rates import with_rates  # rates reads these tokens
+
+        return with_rates(tuple(out))
     return tuple(out)
 
 
