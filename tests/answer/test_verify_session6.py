@@ -224,3 +224,31 @@ def test_a_rate_header_applies_to_its_cells() -> None:
     month, year = (v.verdict for v in verify_claims(claims, [span]))
     assert month == "supported"
     assert year != "supported"
+
+
+# --- cause 5: Korean native numerals before a counter
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        ("정원 점검은 매월 2번 실시한다.", "정원 점검은 매월 두 번 실시한다.", "supported"),
+        ("회원은 손님 세 명을 데려올 수 있다.", "회원은 손님 3명을 데려올 수 있다.", "supported"),
+        ("세대당 자전거는 한 대로 한다.", "세대당 자전거는 1대로 한다.", "supported"),
+        ("세대당 자전거는 두 대로 한다.", "세대당 자전거는 1대로 한다.", None),
+        ("정원 점검은 매월 세 번 실시한다.", "정원 점검은 매월 두 번 실시한다.", None),
+    ],
+)
+def test_korean_native_numerals(claim: str, evidence: str, verdict: str | None) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict
+
+
+def test_korean_words_that_look_like_numerals_stay_words() -> None:
+    from cairn.answer.normalise import _cjk_numerals
+
+    for text in ("세대당 1대", "신고한 후 배출한다", "매월 셋째 주"):
+        assert _cjk_numerals(text) == text
