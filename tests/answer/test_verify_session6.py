@@ -252,3 +252,31 @@ def test_korean_words_that_look_like_numerals_stay_words() -> None:
 
     for text in ("세대당 1대", "신고한 후 배출한다", "매월 셋째 주"):
         assert _cjk_numerals(text) == text
+
+
+# --- cause 6: scale words after a number ("£1 million" = £1,000,000)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        (
+            "The limit rose from £1 million to £2 million.",
+            "The limit rose from £1,000,000 to £2,000,000.",
+            "supported",
+        ),
+        ("The app has 1.5 million users.", "The app has 1,500,000 users.", "supported"),
+        (
+            "The limit rose from £1 million to £3 million.",
+            "The limit rose from £1,000,000 to £2,000,000.",
+            None,
+        ),
+        ("The app has 1.5 thousand users.", "The app has 1,500,000 users.", None),
+    ],
+)
+def test_scale_words(claim: str, evidence: str, verdict: str | None) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict
