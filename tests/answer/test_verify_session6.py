@@ -280,3 +280,65 @@ def test_scale_words(claim: str, evidence: str, verdict: str | None) -> None:
         assert got != "supported"
     else:
         assert got == verdict
+
+
+# --- cause 7: dates of labels and headings ("Period of cover: 1 April 2026 to ...",
+# "## 5.0.0 — 2025-11-20" above "the v3 endpoints were removed")
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        (
+            "The period of cover is 2026-04-01 to 2027-03-31.",
+            "Period of cover: 1 April 2026 to 31 March 2027.",
+            "supported",
+        ),
+        (
+            "Last audited on March 3, 2026 by Ana Ruiz.",
+            "Last audited: 2026-03-03 by Ana Ruiz.",
+            "supported",
+        ),
+        (
+            "The period of cover is 2027-03-31 to 2026-04-01.",
+            "Period of cover: 1 April 2026 to 31 March 2027.",
+            None,
+        ),
+        (
+            "Last audited on March 3, 2026 by Ana Lopez.",
+            "Last audited: 2026-03-03 by Ana Ruiz.",
+            None,
+        ),
+    ],
+)
+def test_label_dates(claim: str, evidence: str, verdict: str | None) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict
+
+
+_CHANGELOG = (
+    "# Changelog\n\n## 5.0.0 — 2025-11-20\n\n- The v3 endpoints were removed.\n"
+    "- The v4 endpoints will be removed in 6.0.\n- Exports may take 2 hours."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("The v3 endpoints were removed on November 20, 2025.", "supported"),
+        ("The v3 endpoints were removed on November 21, 2025.", None),
+        ("The v4 endpoints will be removed on November 20, 2025.", None),
+        ("The v4 endpoints were removed on November 20, 2025.", None),
+        ("Exports may take 2 hours on November 20, 2025.", None),
+    ],
+)
+def test_a_heading_dates_the_events_under_it(claim: str, verdict: str | None) -> None:
+    span = EvidenceSpan(evidence_id="E1", text=_CHANGELOG, uri="n.md", start_line=1, end_line=7)
+    (v,) = verify_claims(split_claims(claim), [span])
+    if verdict is None:
+        assert v.verdict != "supported"
+    else:
+        assert v.verdict == verdict

@@ -105,7 +105,7 @@ def _group(ev: tuple[AccountToken, ...], at: int, step: int) -> list[int]:
             if 0 <= j < len(ev):
                 k = j + step
                 continue
-        if t.kind == "p" and t.key in _CLAUSE_STOPS:
+        if t.kind == "p" and t.key in _CLAUSE_STOPS and not _label_colon(ev, k):
             break
         if step > 0 and _is_relation(t):
             break
@@ -114,6 +114,22 @@ def _group(ev: tuple[AccountToken, ...], at: int, step: int) -> list[int]:
         out.append(k)
         k += step
     return out
+
+
+#: Words of a claim that is not about what happened on a heading's date (a plan, a rule).
+_NOT_DATED = frozenset(
+    ["will", "shall", "may", "must", "should", "can", "cannot", "would", "might", "could"]
+)
+
+
+def _label_colon(ev: tuple[AccountToken, ...], k: int) -> bool:
+    """The colon of a label and its value ("Period of cover: 1 April 2026", "Last
+    reviewed: 2026-01-19") joins them; it does not end a clause."""
+    return (
+        ev[k].key == ":"
+        and k + 1 < len(ev)
+        and (ev[k + 1].kind == "n" or any(c.isdigit() for c in ev[k + 1].text))
+    )
 
 
 def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
@@ -369,18 +385,32 @@ def _account(
     if not claim:
         return "nothing to account for"
     measured = _measure_verbs(claim) if table else set()
-    if not any(e.kind == "w" and e.key in _FINITE for e in ev):
-        # A label-style line ("Last reviewed: 2026-01-19", "Atlas 3.10.0 — released
-        # 2026-02-18") dates its fact without the preposition: "on" may be added
-        # before a full date.
-        measured |= {
-            i
-            for i in range(len(claim) - 1)
-            if claim[i].kind == "w"
-            and claim[i].key == "on"
-            and _FULL_DATE_RE.fullmatch(claim[i + 1].key)
-            and not _present(claim[i], evidence_text)
-        }
+    label = not any(e.kind == "w" and e.key in _FINITE for e in ev)
+    # A label-style line ("Last reviewed: 2026-01-19", "Atlas 3.10.0 — released
+    # 2026-02-18") dates its fact without the preposition, and so does a heading that
+    # dates the lines under it ("## 5.0.0 — 2025-11-20"): "on" may be added before a
+    # full date.
+    measured |= {
+        i
+        for i in range(len(claim) - 1)
+        if claim[i].kind == "w"
+        and claim[i].key == "on"
+        and _FULL_DATE_RE.fullmatch(claim[i + 1].key)
+        and not _present(claim[i], evidence_text)
+        and (
+            label
+            or (
+                heading
+                and not any(
+                    t.kind == "w"
+                    and (t.key in _NOT_DATED or t.stem.startswith(("plan", "schedul")))
+                    for t in claim
+                )
+                and not _present(claim[i + 1], evidence_text)
+                and _present(claim[i + 1], heading)
+            )
+        )
+    }
     for i, t in enumerate(claim):  # fast path: most units lack some word of the claim
         if not _present(t, evidence_text) and not (
             (heading and _present(t, heading))
