@@ -342,3 +342,47 @@ def test_a_heading_dates_the_events_under_it(claim: str, verdict: str | None) ->
         assert v.verdict != "supported"
     else:
         assert v.verdict == verdict
+
+
+# --- cause 8: a dropped phrase that narrows the claim (scope): an alternative ("or"),
+# a noun's complement ("of ..."), and for a standing fact or rule a trailing
+# prepositional phrase of scope; a past event may drop its details
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        (
+            "The report is sent to the manager.",
+            "The report is sent to the manager or the director.",
+            None,
+        ),
+        (
+            "The report is sent to the director.",
+            "The report is sent to the manager or the director.",
+            None,
+        ),
+        (
+            "The alarm sounds after 5 minutes.",
+            "The alarm sounds after 5 minutes of inactivity.",
+            None,
+        ),
+        ("Managers approve expenses.", "Managers approve expenses under €500.", None),
+        ("Lunch is free for staff.", "Lunch is free for staff on Fridays.", None),
+        ("Staff may work from home.", "Staff may work from home on Fridays.", None),
+        ("The report is sent weekly.", "The report is sent weekly during the audit.", None),
+        ("The bug was fixed by Ana.", "The bug was fixed by Ana in release 4.2.", "supported"),
+        ("Ana fixed the bug.", "Ana fixed the bug in release 4.2.", "supported"),
+        (
+            "Staff may work from home on Fridays.",
+            "Staff may work from home on Fridays.",
+            "supported",
+        ),
+    ],
+)
+def test_a_dropped_scope_narrows_the_claim(claim: str, evidence: str, verdict: str | None) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict

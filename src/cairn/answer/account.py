@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from cairn.answer.cjk_order import cjk_pairs
 from cairn.answer.coordination import clause_readings
 from cairn.answer.crossing import crossed_parts
-from cairn.answer.gaps import gaps
+from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.tokens import (
     _ARTICLES,
     _CLAUSE_STOPS,
@@ -114,12 +114,6 @@ def _group(ev: tuple[AccountToken, ...], at: int, step: int) -> list[int]:
         out.append(k)
         k += step
     return out
-
-
-#: Words of a claim that is not about what happened on a heading's date (a plan, a rule).
-_NOT_DATED = frozenset(
-    ["will", "shall", "may", "must", "should", "can", "cannot", "would", "might", "could"]
-)
 
 
 def _label_colon(ev: tuple[AccountToken, ...], k: int) -> bool:
@@ -499,6 +493,7 @@ def _account(
         return "the characters are not in this order in the evidence"
     # A rule or standing fact (present tense or a modal, not a past event) is narrowed
     # by a fronted scope the claim leaves out.
+    standing = not episodic(claim_all)
     generic = any(t.kind == "w" and t.key in _GENERIC_MARKERS for t in claim_all) and not any(
         t.kind == "w" and t.key == "be:past" for t in claim_all
     )
@@ -526,7 +521,13 @@ def _account(
         # Claim neighbours placed apart in the evidence: what lies between them there is
         # inserted into the claim's phrase ("median latency [to X] fell").
         adjacent = {(picks[i], picks[i + 1]) for i in range(len(picks) - 1)}
-        problem = gaps(ev, chosen, adjacent=None if code_glue else adjacent, generic=generic)
+        problem = gaps(
+            ev,
+            chosen,
+            adjacent=None if code_glue else adjacent,
+            generic=generic,
+            standing=standing,
+        )
         if problem is None:
             return None
         reason = problem

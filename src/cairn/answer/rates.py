@@ -13,10 +13,26 @@ back over at most two words ("requests") and over a range ("1 to 2", "between 30
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Protocol, TypeVar
 
 from cairn.answer.normalise import _UNIT_TABLE, quantity_key
-from cairn.answer.tokens import AccountToken
+
+
+class _Token(Protocol):
+    """An account token (:class:`cairn.answer.tokens.AccountToken`, which calls this
+    module and so is not imported here)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+
+
+AccountToken = TypeVar("AccountToken", bound=_Token)
 
 __all__ = ["with_rates"]
 
@@ -28,7 +44,7 @@ _NO_SKIP = frozenset(["and", "or", "to", "from", "for", "of", "with", "by", "ove
 _NO_RATE_DIMS = ("time", "months", "temp", "percent", "bitrate")
 
 
-def _time_unit(t: AccountToken) -> tuple[str, Fraction] | None:
+def _time_unit(t: _Token) -> tuple[str, Fraction] | None:
     if t.kind != "w":
         return None
     spec = _UNIT_TABLE.get(t.text.lower())
@@ -37,7 +53,7 @@ def _time_unit(t: AccountToken) -> tuple[str, Fraction] | None:
     return spec
 
 
-def _value(t: AccountToken) -> tuple[str, Fraction] | None:
+def _value(t: _Token) -> tuple[str, Fraction] | None:
     """(dimension, value) of a plain number or a quantity a rate may apply to."""
     if t.kind != "n":
         return None
@@ -54,7 +70,7 @@ def _value(t: AccountToken) -> tuple[str, Fraction] | None:
     return None
 
 
-def _unit_factor(t: AccountToken) -> Fraction | None:
+def _unit_factor(t: _Token) -> Fraction | None:
     """The base units per written unit of a quantity token ("50 km": 1000)."""
     head = _value(t)
     raw = t.text.lstrip("€$£¥").split(" ", 1)[0].replace(",", "")
@@ -67,8 +83,11 @@ def _unit_factor(t: AccountToken) -> Fraction | None:
     return head[1] / written
 
 
-def with_rates(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
-    """``toks`` with rates per unit of time keyed as one value (see the module doc)."""
+def with_rates(
+    toks: tuple[AccountToken, ...], make: Callable[[str, str, str, str], AccountToken]
+) -> tuple[AccountToken, ...]:
+    """``toks`` with rates per unit of time keyed as one value (see the module doc);
+    ``make(key, text, kind, stem)`` builds a token (the caller's token class)."""
     if not any(t.kind == "n" for t in toks):
         return toks
     out = list(toks)
@@ -124,10 +143,10 @@ def with_rates(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
                     break
                 dim, value = head[0], value * unit  # "between 30 and 50 km per hour"
             key = quantity_key(f"{dim}/{tdim}", value / factor)
-            out[g] = AccountToken(key, out[g].text, "n")
+            out[g] = make(key, out[g].text, "n", "")
         marker = "per:" + tdim
         text = " ".join(x.text for x in out[first : unit_at + 1])
-        out[first] = AccountToken(marker, text, "w", marker)
+        out[first] = make(marker, text, "w", marker)
         drop.update(range(first + 1, unit_at + 1))
     if not drop and out == list(toks):
         return toks

@@ -19,6 +19,7 @@ from cairn.answer.normalise import (
     normalise_dates,
     quantity_key,
 )
+from cairn.answer.rates import with_rates
 from cairn.text.cjk import has_cjk
 from cairn.text.stem import light_stem
 from cairn.text.tokens import Token, tokenize
@@ -360,9 +361,7 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
         _cjk_tokens(text, out)
     else:
         _latin_tokens(text, out)
-        from cairn.answer.rates import with_rates  # rates reads these tokens
-
-        return with_rates(tuple(out))
+        return with_rates(tuple(out), AccountToken)
     return tuple(out)
 
 
