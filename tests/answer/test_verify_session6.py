@@ -386,3 +386,49 @@ def test_a_dropped_scope_narrows_the_claim(claim: str, evidence: str, verdict: s
         assert got != "supported"
     else:
         assert got == verdict
+
+
+# --- cause 9: a word between two names keeps them on its sides (subject and object)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        (
+            "Acme signed the contract that Birch drafted.",
+            "Birch signed the contract that Acme drafted.",
+            None,
+        ),
+        (
+            "The server in Oslo backs up the server in Riga.",
+            "The server in Riga backs up the server in Oslo.",
+            None,
+        ),
+        (
+            "The server in Riga backs up the server in Oslo.",
+            "The server in Riga backs up the server in Oslo.",
+            "supported",
+        ),
+        (
+            "The plan was reviewed by Ana Ruiz and written by Tom Hale.",
+            "The plan was written by Tom Hale and reviewed by Ana Ruiz.",
+            "supported",
+        ),
+        (
+            "Each tenant may keep up to 2 bicycles.",
+            "Each tenant may keep up to 2 bicycles.",
+            "supported",
+        ),
+        (
+            "Patients were treated for an average period of four months.",
+            "The patients were treated with drug A (brand B) for an average period of four months.",
+            "supported",
+        ),
+    ],
+)
+def test_names_keep_their_sides_of_a_verb(claim: str, evidence: str, verdict: str | None) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict

@@ -46,7 +46,7 @@ from collections.abc import Sequence
 
 from cairn.answer.cjk_order import cjk_pairs
 from cairn.answer.coordination import clause_readings
-from cairn.answer.crossing import crossed_parts
+from cairn.answer.crossing import crossed_parts, verb_roles
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.tokens import (
     _ARTICLES,
@@ -489,6 +489,9 @@ def _account(
                 break
         if not ok:
             return f"{t.text!r} relates other things in the evidence"
+    roles = verb_roles(claim_all, ev)
+    if roles:
+        return roles
     if any(t.kind == "c" for t in claim) and not cjk_pairs(claim_all, ev):
         return "the characters are not in this order in the evidence"
     # A rule or standing fact (present tense or a modal, not a past event) is narrowed

@@ -10,9 +10,18 @@ comma of the evidence.
 
 from __future__ import annotations
 
-from cairn.answer.tokens import AccountToken, _is_conj
+from cairn.answer.tokens import (
+    _ARTICLES,
+    _CLAUSE_STOPS,
+    _FINITE,
+    _PREPOSITIONS,
+    AccountToken,
+    _is_conj,
+    _same,
+)
+from cairn.text.stopwords import QUERY_STOPWORDS
 
-__all__ = ["crossed_parts"]
+__all__ = ["crossed_parts", "verb_roles"]
 
 _SEPARATORS = frozenset(["and", "or", "but", "while", "whereas", ",", ";"])
 
@@ -97,4 +106,72 @@ def _first_crossing(
             continue
         if any(picks[i + 1] < k < picks[i] for k in seps):
             return i
+    return None
+
+
+def _named(t: AccountToken) -> bool:
+    """A name or a number ("Acme", "Oslo", "2 bicycles"); not a function word that a
+    sentence opens with ("Each", "This")."""
+    if t.kind == "n":
+        return True
+    if t.kind != "w" or t.text.lower() in QUERY_STOPWORDS:
+        return False
+    return t.text[:1].isupper() or any(c.isdigit() for c in t.text)
+
+
+def _clause_of(
+    toks: list[AccountToken] | tuple[AccountToken, ...], i: int, *, conj: bool = False
+) -> tuple[int, int]:
+    """The bounds of the clause around ``toks[i]`` (with ``conj``, of its coordinated
+    part: a conjunction or comma ends it too)."""
+
+    def stop(k: int) -> bool:
+        t = toks[k]
+        if t.kind == "p" and t.key in "()（）":
+            return False  # a parenthesis sits inside its clause
+        if t.key == ":" and k + 1 < len(toks) and any(c.isdigit() for c in toks[k + 1].text):
+            return False  # a label and its value: "Last audited: 2026-03-03"
+        return (t.kind == "p" and t.key in _CLAUSE_STOPS) or (conj and _is_conj(t))
+
+    lo = i
+    while lo > 0 and not stop(lo - 1):
+        lo -= 1
+    hi = i
+    while hi + 1 < len(toks) and not stop(hi + 1):
+        hi += 1
+    return lo, hi
+
+
+def verb_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str | None:
+    """A word with names or numbers on both sides in its claim clause keeps them there:
+    "The server in Oslo backs up the server in Riga" is not accounted by "The server in
+    Riga backs up the server in Oslo", nor "Acme signed the contract that Birch drafted"
+    by "Birch signed the contract that Acme drafted". Some occurrence of the word in
+    the evidence must have the claim's names before it on its left and those after it
+    on its right, within one clause."""
+    for i, t in enumerate(claim):
+        if t.kind != "w" or not t.text[:1].islower() or _named(t):
+            continue
+        if t.key in _ARTICLES or t.key in _FINITE or t.key.startswith(("be:", "have")):
+            continue
+        if t.key in _PREPOSITIONS or _is_conj(t):
+            continue
+        lo, hi = _clause_of(claim, i, conj=True)
+        left = [c for c in claim[lo:i] if _named(c)]
+        right = [c for c in claim[i + 1 : hi + 1] if _named(c)]
+        if not left or not right:
+            continue
+        ok = False
+        for k, e in enumerate(ev):
+            if not _same(t, e):
+                continue
+            elo, ehi = _clause_of(ev, k)
+            ev_left, ev_right = ev[elo:k], ev[k + 1 : ehi + 1]
+            if all(any(_same(c, x) for x in ev_left) for c in left) and all(
+                any(_same(c, x) for x in ev_right) for c in right
+            ):
+                ok = True
+                break
+        if not ok:
+            return f"{t.text!r} has other things on its sides in the evidence"
     return None
