@@ -432,3 +432,25 @@ def test_names_keep_their_sides_of_a_verb(claim: str, evidence: str, verdict: st
         assert got != "supported"
     else:
         assert got == verdict
+
+
+# --- cause 10: a copula added before an active verb turns it into a passive
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        ("The vendor was paid €500.", "The vendor paid €500.", None),
+        ("The committee was approved by the board.", "The committee approved the board.", None),
+        ("The lease was signed on 2025-07-01.", "Lease signed on 1 July 2025.", "supported"),
+        ("The decision was recorded on 2026-03-09.", "Decision recorded: 2026-03-09.", "supported"),
+    ],
+)
+def test_an_added_copula_does_not_make_a_passive(
+    claim: str, evidence: str, verdict: str | None
+) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict

@@ -46,7 +46,7 @@ from collections.abc import Sequence
 
 from cairn.answer.cjk_order import cjk_pairs
 from cairn.answer.coordination import clause_readings
-from cairn.answer.crossing import crossed_parts, verb_roles
+from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.tokens import (
     _ARTICLES,
@@ -436,6 +436,9 @@ def _account(
     if not any(e.kind == "w" and e.key in _FINITE for e in ev):
         # A label-style line ("Approved by X on ...", "> Archiving utility.") states its
         # fact without a finite verb; the claim may add the copula, nothing else.
+        flip = passive_of_active(claim_all, ev)
+        if flip:
+            return flip
         claim = [t for t in claim if not (t.kind == "w" and t.key in ("be:present", "be:past"))]
     if code_glue:
         claim = [t for t in claim if not (t.kind == "w" and t.key in _CODE_GLUE)]

@@ -21,7 +21,7 @@ from cairn.answer.tokens import (
 )
 from cairn.text.stopwords import QUERY_STOPWORDS
 
-__all__ = ["crossed_parts", "verb_roles"]
+__all__ = ["crossed_parts", "passive_of_active", "verb_roles"]
 
 _SEPARATORS = frozenset(["and", "or", "but", "while", "whereas", ",", ";"])
 
@@ -174,4 +174,42 @@ def verb_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str |
                 break
         if not ok:
             return f"{t.text!r} has other things on its sides in the evidence"
+    return None
+
+
+def passive_of_active(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str | None:
+    """The claim adds a copula before a verb that the evidence has after its subject:
+    "The vendor was paid €500" is not "The vendor paid €500" (a label line such as
+    "Approved by X on 2026-01-12" has no subject before its verb, and may take one)."""
+    for j, t in enumerate(claim[:-1]):
+        if t.kind != "w" or t.key not in ("be:present", "be:past"):
+            continue
+        verb = claim[j + 1]
+        if verb.kind != "w":
+            continue
+        before = claim[:j]
+        for k, e in enumerate(ev):
+            if k == 0 or not _same(verb, e):
+                continue
+            subject = ev[k - 1]
+            if not (
+                subject.kind == "w"
+                and subject.key not in QUERY_STOPWORDS
+                and any(_same(c, subject) for c in before)
+            ):
+                continue
+            # An active verb takes an object; a label's participle ("Lease signed 1
+            # July 2025", "Decision recorded: ...") takes a date, a colon or a phrase.
+            n = k + 1
+            while n < len(ev) and ev[n].kind == "w" and ev[n].key in _ARTICLES:
+                n += 1
+            if n >= len(ev):
+                continue
+            obj = ev[n]
+            if (obj.kind == "n" and not obj.key.startswith(("d", "m"))) or (
+                obj.kind == "w"
+                and obj.key not in QUERY_STOPWORDS
+                and not any(c.isdigit() for c in obj.text)
+            ):
+                return f"the evidence has {subject.text!r} {e.text!r}, not a passive"
     return None
