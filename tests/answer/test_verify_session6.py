@@ -454,3 +454,52 @@ def test_an_added_copula_does_not_make_a_passive(
         assert got != "supported"
     else:
         assert got == verdict
+
+
+# --- cause 11: a lower-case second subject with its own verb is a clause; a gapped
+# second part may open with another comparison word ("above" after "below")
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        (
+            "Members pay €40 per month and guests pay €10 per visit.",
+            "Guests pay €10 per visit and members pay €40 per month.",
+            "supported",
+        ),
+        (
+            "Members pay €10 per visit and guests pay €40 per month.",
+            "Guests pay €10 per visit and members pay €40 per month.",
+            None,
+        ),
+        (
+            "Cold food is kept below 5 °C and hot food above 63 °C.",
+            "Hot food is kept above 63 °C and cold food below 5 °C.",
+            "supported",
+        ),
+        (
+            "Cold food is kept above 63 °C and hot food below 5 °C.",
+            "Hot food is kept above 63 °C and cold food below 5 °C.",
+            None,
+        ),
+        (
+            "Cold food is kept above 5 °C.",
+            "Hot food is kept above 63 °C and cold food below 5 °C.",
+            None,
+        ),
+        (
+            "Storm damage to gates and fences is excluded.",
+            "Storm damage to fences and gates is excluded.",
+            "supported",
+        ),
+    ],
+)
+def test_lower_case_clauses_and_comparison_slots(
+    claim: str, evidence: str, verdict: str | None
+) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict

@@ -87,11 +87,46 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
             and _has_verb_slot(second, first)
         ):
             gapped = _gapped(first, second)
-            if gapped is None:
-                continue
-            kind, second = "gap", gapped
+            if gapped is not None:
+                kind, second = "gap", gapped
+            elif not (second[:1].islower() and _repeats_verb(first, second)):
+                continue  # a lower-case subject's clause: "... and guests pay €10 per visit"
         out.append((kind, (first, second)))
     return tuple(out)
+
+
+#: Words that open the slot of a gapped second part ("cold food below 5 °C").
+_GAP_SLOTS = frozenset(_ELLIPSIS_PREPS) | {"below", "above", "under", "over", "after", "before"}
+
+
+_COMPARISONS = frozenset(["below", "above", "under", "over"])
+
+
+def _same_slot(a: str, b: str) -> bool:
+    return a == b or (a in _COMPARISONS and b in _COMPARISONS)
+
+
+def _verb_of(head: list[str]) -> list[str]:
+    """The verb group of a clause's words before its first slot: from its first
+    auxiliary ("Raw meat is stored" → "is stored"), else its last word ("Sales rose")."""
+    aux = next((i for i in range(1, len(head)) if head[i].lower() in _AUX_WORDS), None)
+    return head[aux:] if aux is not None else head[-1:]
+
+
+def _repeats_verb(first: str, second: str) -> bool:
+    """A lower-case second part is a clause of its own when it repeats the first
+    part's verb ("Members pay €40 per month and guests pay €10 per visit"), not when it
+    only shares a noun ("... and hot food above 63 °C")."""
+    fw, words = first.split(), [w.lower() for w in second.split()]
+    if len(words) < 3:
+        return False
+    for a in range(2, len(fw)):
+        if fw[a].lower() in _GAP_SLOTS or _is_amount(fw[a]):
+            verb = [v.lower() for v in _verb_of(fw[:a])]
+            return any(v in words[1:] for v in verb if v not in _AUX_WORDS) or (
+                all(v in words[1:] for v in verb)
+            )
+    return False
 
 
 def _is_amount(word: str) -> bool:
@@ -111,14 +146,14 @@ def _gapped(first: str, second: str) -> str | None:
         low = w.lower()
         if low in _AUX_WORDS:
             return None
-        prep, amount = low in _ELLIPSIS_PREPS, _is_amount(w)
+        prep, amount = low in _GAP_SLOTS, _is_amount(w)
         if j == 0 or not (prep or amount):
             continue
         for a in range(2, len(fw)):
-            if (prep and fw[a].lower() == low) or (amount and _is_amount(fw[a])):
-                head = fw[:a]
-                aux = next((i for i in range(1, a) if head[i].lower() in _AUX_WORDS), None)
-                verb = head[aux:] if aux is not None else head[-1:]
+            if (prep and _same_slot(fw[a].lower(), low)) or (amount and _is_amount(fw[a])):
+                verb = _verb_of(fw[:a])
+                if {v.lower() for v in verb} & {x.lower() for x in words[:j]} - {"every"}:
+                    return None  # the second part has its own verb: not gapped
                 # Words the second part repeats before its slot ("every" in "trucks
                 # every 20,000 km") stay in place.
                 m = 0
