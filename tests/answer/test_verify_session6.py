@@ -4,6 +4,9 @@ not copied from the set: each cause is tested in general form."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from cairn.answer import EvidenceSpan, split_claims, verify_claims
@@ -503,3 +506,25 @@ def test_lower_case_clauses_and_comparison_slots(
         assert got != "supported"
     else:
         assert got == verdict
+
+
+# --- the session's probe pairs (tuning material, tests/fixtures/verify/README.md)
+
+_PROBES = Path(__file__).resolve().parents[1] / "fixtures" / "verify" / "session6_probes.jsonl"
+
+
+def test_session6_probes() -> None:
+    rows = [json.loads(line) for line in _PROBES.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 60
+    false_supports = [
+        r["id"]
+        for r in rows
+        if r["label"] == "unsupported" and _verdict(r["claim"], r["evidence"]) == "supported"
+    ]
+    missed = [
+        r["id"]
+        for r in rows
+        if r["label"] == "supported" and _verdict(r["claim"], r["evidence"]) != "supported"
+    ]
+    assert false_supports == []
+    assert missed == []
