@@ -528,3 +528,52 @@ def test_session6_probes() -> None:
     ]
     assert false_supports == []
     assert missed == []
+
+
+# --- cause 12: coordinated items led by an amount ("2 years for parts and 1 year for
+# labour") and gapped clauses whose second subject shares a noun with the first
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        (
+            "The warranty lasts 1 year for labour and 2 years for parts.",
+            "The warranty lasts 2 years for parts and 1 year for labour.",
+            "supported",
+        ),
+        (
+            "The warranty lasts 2 years for labour and 1 year for parts.",
+            "The warranty lasts 2 years for parts and 1 year for labour.",
+            None,
+        ),
+        (
+            "The fee is €40 for adults and €20 for children.",
+            "The fee is €20 for children and €40 for adults.",
+            "supported",
+        ),
+        (
+            "The fee is €20 for adults and €40 for children.",
+            "The fee is €20 for children and €40 for adults.",
+            None,
+        ),
+        (
+            "The landlord pays for major repairs.",
+            "The tenant pays for minor repairs and the landlord for major repairs.",
+            "supported",
+        ),
+        (
+            "The tenant pays for major repairs.",
+            "The tenant pays for minor repairs and the landlord for major repairs.",
+            None,
+        ),
+    ],
+)
+def test_amount_led_items_and_gaps_after_a_shared_noun(
+    claim: str, evidence: str, verdict: str | None
+) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict

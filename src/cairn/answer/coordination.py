@@ -23,7 +23,6 @@ _LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
 _ELLIPSIS_PREPS = (
     "from", "at", "on", "in", "for", "to", "by", "with", "within", "between", "during", "until"
 )  # fmt: skip
-_FIRST_PREP_RE = re.compile(r"\s(?:" + "|".join(_ELLIPSIS_PREPS) + r")\s")
 _NEW_SUBJECT_RE = re.compile(r"^(?:[A-Z]\S*|the|a|an|this|these|its|their)\s")
 
 
@@ -67,31 +66,41 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
         if _CLAUSE_BREAK_RE.search(first) or _CLAUSE_BREAK_RE.search(second):
             continue  # a reading lies within one clause
         word = second.split(" ", 1)[0]
-        kind = "clause"
-        if word in _ELLIPSIS_PREPS:
-            kind = "ellipsis"
-            prep = _FIRST_PREP_RE.search(" " + first + " ")
-            head = first[: prep.start()].strip() if prep else ""
-            if len(head.split()) < 2:
+        if word in _ELLIPSIS_PREPS or _is_amount(word):
+            # "... from 06:00 to 22:00 on weekdays and from 08:00 ...": the second part
+            # shares the first's words before its first preposition; "... lasts 2 years
+            # for parts and 1 year for labour": before its first amount.
+            fw = first.split()
+            at = next(
+                (
+                    a
+                    for a in range(2, len(fw))
+                    if (_is_amount(word) and _is_amount(fw[a]))
+                    or (not _is_amount(word) and fw[a] in _ELLIPSIS_PREPS)
+                ),
+                None,
+            )
+            if at is None:
                 continue
-            second = head + " " + second
-        elif len(_PRONOUN_RE.findall(second)) == 1:
-            kind = "pronoun"
+            out.append(("ellipsis", (first, " ".join(fw[:at]) + " " + second)))
+            continue
+        if len(_PRONOUN_RE.findall(second)) == 1:
             np = _LAST_NP_RE.search(first)
-            if np is None:
-                continue
-            second = _PRONOUN_RE.sub(np.group(), second)
-        elif not (
-            _NEW_SUBJECT_RE.match(second)
+            if np is not None:
+                out.append(("pronoun", (first, _PRONOUN_RE.sub(np.group(), second))))
+            continue
+        clause = (
+            _NEW_SUBJECT_RE.match(second) is not None
             and len(second.split()) >= 3
             and _has_verb_slot(second, first)
-        ):
-            gapped = _gapped(first, second)
-            if gapped is not None:
-                kind, second = "gap", gapped
-            elif not (second[:1].islower() and _repeats_verb(first, second)):
-                continue  # a lower-case subject's clause: "... and guests pay €10 per visit"
-        out.append((kind, (first, second)))
+        ) or (second[:1].islower() and _repeats_verb(first, second))
+        if clause:
+            out.append(("clause", (first, second)))
+        # A second part without a verb of its own: "... and the landlord for major
+        # repairs" ("the landlord pays for major repairs").
+        gapped = _gapped(first, second)
+        if gapped is not None:
+            out.append(("gap", (first, gapped)))
     return tuple(out)
 
 
