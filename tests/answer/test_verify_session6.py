@@ -577,3 +577,14 @@ def test_amount_led_items_and_gaps_after_a_shared_noun(
         assert got != "supported"
     else:
         assert got == verdict
+
+
+# --- cause 13: another subject in a statement of another modality is no conflict
+
+
+def test_another_subject_with_a_modal_is_not_a_contradiction() -> None:
+    evidence = "Extracted DNA may be stored at 2–8 °C for up to 7 days."
+    assert _verdict("Proteinase K is stored at 2–8 °C.", evidence) == "insufficient"
+    assert (
+        _verdict("Tom Hale approved the budget.", "Ana Ruiz approved the budget.") == "contradicted"
+    )
