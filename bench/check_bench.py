@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 import cairn  # noqa: E402
 from cairn.answer import Claim, EvidenceSpan, verify_claims  # noqa: E402
 from cairn.answer import account as account_module  # noqa: E402
+from cairn.answer import coordination as coordination_module  # noqa: E402
 from cairn.answer import evidence as evidence_module  # noqa: E402
 from cairn.answer import tokens as tokens_module  # noqa: E402
 
@@ -76,7 +77,7 @@ def main() -> None:
             tokens_module.account_tokens.cache_clear()
             account_module._index.cache_clear()
             evidence_module._units.cache_clear()
-            account_module._clause_readings.cache_clear()
+            coordination_module.clause_readings.cache_clear()
             evidence_module._is_unit.cache_clear()
             t0, c0 = time.perf_counter(), time.process_time()
             verify_claims(claims, evidence)

@@ -239,9 +239,15 @@ def test_swapped_numbers_are_not_supported() -> None:
         1,
         1,
     )
-    good = one("RNA concentration is 1400 ug P on the 15th day and decreases to 820 [E1].", [span])
+    # (The claims keep "during the same period": a present-tense statement that drops a
+    # trailing phrase of scope is insufficient since session 6.)
+    good = one(
+        "RNA concentration is 1400 ug P on the 15th day and decreases to 820 during the same period [E1].",
+        [span],
+    )
     swapped = one(
-        "RNA concentration is 820 ug P on the 15th day and decreases to 1400 [E1].", [span]
+        "RNA concentration is 820 ug P on the 15th day and decreases to 1400 during the same period [E1].",
+        [span],
     )
     assert good.verdict == "supported"
     assert swapped.verdict != "supported"

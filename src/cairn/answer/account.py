@@ -45,7 +45,9 @@ import re
 from collections.abc import Sequence
 
 from cairn.answer.cjk_order import cjk_pairs
-from cairn.answer.gaps import gaps
+from cairn.answer.coordination import clause_readings
+from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
+from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.tokens import (
     _ARTICLES,
     _CLAUSE_STOPS,
@@ -103,7 +105,7 @@ def _group(ev: tuple[AccountToken, ...], at: int, step: int) -> list[int]:
             if 0 <= j < len(ev):
                 k = j + step
                 continue
-        if t.kind == "p" and t.key in _CLAUSE_STOPS:
+        if t.kind == "p" and t.key in _CLAUSE_STOPS and not _label_colon(ev, k):
             break
         if step > 0 and _is_relation(t):
             break
@@ -112,6 +114,16 @@ def _group(ev: tuple[AccountToken, ...], at: int, step: int) -> list[int]:
         out.append(k)
         k += step
     return out
+
+
+def _label_colon(ev: tuple[AccountToken, ...], k: int) -> bool:
+    """The colon of a label and its value ("Period of cover: 1 April 2026", "Last
+    reviewed: 2026-01-19") joins them; it does not end a clause."""
+    return (
+        ev[k].key == ":"
+        and k + 1 < len(ev)
+        and (ev[k + 1].kind == "n" or any(c.isdigit() for c in ev[k + 1].text))
+    )
 
 
 def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
@@ -193,7 +205,8 @@ def _claim_group(
 
 def _is_name(t: AccountToken | None) -> bool:
     return t is not None and (
-        t.kind == "n" or (t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text)))
+        t.kind == "n"
+        or (t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text)))
     )
 
 
@@ -209,9 +222,52 @@ def _between_names(claim: list[AccountToken], i: int) -> bool:
     return _is_name(_neighbour(claim, i, -1)) and _is_name(_neighbour(claim, i, 1))
 
 
+def _coordinated(ev: tuple[AccountToken, ...], k: int) -> list[int]:
+    """The positions of the same relation word coordinated with the one at ``k``: "at
+    07:00 and at 15:00 by the cook" gives both "at"s, which share what precedes the
+    first and what follows the last."""
+    out = [k]
+    cur = k
+    while True:  # leftwards: "... at 07:00 and [at] ..."
+        j = cur - 1
+        while j >= 0 and ev[j].kind == "w" and ev[j].key in _ARTICLES:
+            j -= 1
+        if j < 0 or not _is_conj(ev[j]):
+            break
+        grp = _group(ev, cur, -1)
+        end = (grp[-1] - 1) if grp else cur - 1
+        if end < 0 or ev[end].kind != "w" or ev[end].key != ev[k].key:
+            break
+        out.append(end)
+        cur = end
+    cur = k
+    while True:  # rightwards: "[at] 07:00 and at ..."
+        grp = _group(ev, cur, 1)
+        end = (grp[-1] + 1) if grp else cur + 1
+        if not grp or not _is_conj(ev[grp[-1]]) or end >= len(ev):
+            break
+        if ev[end].kind != "w" or ev[end].key != ev[k].key:
+            break
+        out.append(end)
+        cur = end
+    return out
+
+
 def _side_ok(ev: tuple[AccountToken, ...], k: int, want: AccountToken | None, step: int) -> bool:
     if want is None:
         return True
+    if step < 0:
+        # Coordinated prepositional items ("at 07:00 and at 15:00") share their left
+        # side; the claim may give them in another order ("at 15:00 and at 07:00").
+        chain = _coordinated(ev, k)
+        if len(chain) > 1:
+            if _is_conj(want):
+                return True
+            return any(_side_ok_one(ev, kk, want, step) for kk in chain)
+    return _side_ok_one(ev, k, want, step)
+
+
+def _side_ok_one(ev: tuple[AccountToken, ...], k: int, want: AccountToken, step: int) -> bool:
     if any(_same(want, ev[p]) for p in _group(ev, k, step)[:12]):
         return True
     # A neighbour that is itself a relation word must be the evidence's neighbour too.
@@ -249,20 +305,25 @@ def account(
     object; one that starts with a preposition ("open from 06:00 to 22:00 on weekdays and
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
-    problem = _account(
-        claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue
-    )
-    if table or " and " not in claim_text:
+    problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
+    if table:
         return problem
-    readings = _clause_readings(claim_text)
+    readings = clause_readings(claim_text) if " and " in claim_text else ()
     if not readings:
+        if problem is not None and " and " in evidence_text:
+            # One clause of a gapped evidence sentence, its verb restored: "Children
+            # take 10 mg" from "Adults take 5 mg and children 10 mg".
+            for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text):
+                for kind, (_first, second) in clause_readings(sent):
+                    if kind == "gap" and _account(claim_text, second, heading=heading) is None:
+                        return None
         return problem
     # Two full clauses against clauses: each claim clause must be one evidence clause
     # ("A supervises team B and C supervises team A" is not accounted by "A supervises
     # team A and C supervises team B", though every word is there). Not for a list
     # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
     full = any(
-        kind != "ellipsis" and len(first.split()) >= 3 and "," not in first
+        kind not in ("ellipsis", "gap") and len(first.split()) >= 3 and "," not in first
         for kind, (first, _s) in readings
     )
     if problem is None and not full:
@@ -270,7 +331,7 @@ def account(
     ev_clauses = [
         c
         for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text)
-        for _kind, reading in _clause_readings(sent)
+        for _kind, reading in clause_readings(sent)
         for c in reading
     ]
     if not ev_clauses:
@@ -288,76 +349,6 @@ _GENERIC_MARKERS = frozenset(
     ["be:present", "must", "may", "can", "cannot", "should", "shall", "will", "need", "needs"]
 )
 _FULL_DATE_RE = re.compile(r"d\d{8}")
-_AND_RE = re.compile(r",? and ")
-_CLAUSE_BREAK_RE = re.compile(r";|:(?!\d)")
-_PRONOUN_RE = re.compile(r"\b(it|them)\b")
-_LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
-_ELLIPSIS_PREPS = (
-    "from", "at", "on", "in", "for", "to", "by", "with", "within", "between", "during", "until"
-)  # fmt: skip
-_FIRST_PREP_RE = re.compile(r"\s(?:" + "|".join(_ELLIPSIS_PREPS) + r")\s")
-_NEW_SUBJECT_RE = re.compile(r"^(?:[A-Z]\S*|the|a|an|this|these|its|their)\s")
-
-
-_AUX_WORDS = frozenset(
-    ["is", "are", "was", "were", "has", "have", "had", "will", "would", "must", "may",
-     "might", "can", "could", "should", "shall", "cannot", "does", "do", "did"]
-)  # fmt: skip
-
-
-def _has_verb_slot(text: str, first: str) -> bool:
-    """The second part of "A ... and B ..." has a verb of its own: an auxiliary, or the
-    first part's verb again ("Lucía Ferrer supervises ..." after "Kwame Asante supervises
-    ..."); "the hot kitchen of the canteen" and "Tuesdays from 10:15" have none."""
-    words = [w.strip(",;:").lower() for w in text.split()[1:]]
-    if any(w in _AUX_WORDS for w in words):
-        return True
-    before = {w.strip(",;:").lower() for w in first.split()[1:]}
-    return any(
-        w in before and w[:1].isalpha() and w not in _PREPOSITIONS and w not in _ARTICLES
-        and not w.endswith("'s")
-        for w in words
-    )
-
-
-@functools.lru_cache(maxsize=4096)
-def _clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
-    """The ways ``text`` reads as two clauses joined by "and" (one reading per "and"):
-    ``(kind, [first, second])`` with the second completed from the first (kind
-    "ellipsis" or "pronoun", see :func:`account`) or a clause of its own ("clause");
-    a second part that is neither a new subject's clause, nor a pronoun reference, nor a
-    prepositional ellipsis is no clause ("tyre pressure and lights")."""
-    body = text.strip().rstrip(".!?").strip()
-    out: list[tuple[str, tuple[str, str]]] = []
-    for m in _AND_RE.finditer(body):
-        first, second = body[: m.start()].strip(), body[m.end() :].strip()
-        if not first or not second or _PRONOUN_RE.search(first):
-            continue
-        if _CLAUSE_BREAK_RE.search(first) or _CLAUSE_BREAK_RE.search(second):
-            continue  # a reading lies within one clause
-        word = second.split(" ", 1)[0]
-        kind = "clause"
-        if word in _ELLIPSIS_PREPS:
-            kind = "ellipsis"
-            prep = _FIRST_PREP_RE.search(" " + first + " ")
-            head = first[: prep.start()].strip() if prep else ""
-            if len(head.split()) < 2:
-                continue
-            second = head + " " + second
-        elif len(_PRONOUN_RE.findall(second)) == 1:
-            kind = "pronoun"
-            np = _LAST_NP_RE.search(first)
-            if np is None:
-                continue
-            second = _PRONOUN_RE.sub(np.group(), second)
-        elif not (
-            _NEW_SUBJECT_RE.match(second)
-            and len(second.split()) >= 3
-            and _has_verb_slot(second, first)
-        ):
-            continue
-        out.append((kind, (first, second)))
-    return tuple(out)
 
 
 def _account(
@@ -388,18 +379,32 @@ def _account(
     if not claim:
         return "nothing to account for"
     measured = _measure_verbs(claim) if table else set()
-    if not any(e.kind == "w" and e.key in _FINITE for e in ev):
-        # A label-style line ("Last reviewed: 2026-01-19", "Atlas 3.10.0 — released
-        # 2026-02-18") dates its fact without the preposition: "on" may be added
-        # before a full date.
-        measured |= {
-            i
-            for i in range(len(claim) - 1)
-            if claim[i].kind == "w"
-            and claim[i].key == "on"
-            and _FULL_DATE_RE.fullmatch(claim[i + 1].key)
-            and not _present(claim[i], evidence_text)
-        }
+    label = not any(e.kind == "w" and e.key in _FINITE for e in ev)
+    # A label-style line ("Last reviewed: 2026-01-19", "Atlas 3.10.0 — released
+    # 2026-02-18") dates its fact without the preposition, and so does a heading that
+    # dates the lines under it ("## 5.0.0 — 2025-11-20"): "on" may be added before a
+    # full date.
+    measured |= {
+        i
+        for i in range(len(claim) - 1)
+        if claim[i].kind == "w"
+        and claim[i].key == "on"
+        and _FULL_DATE_RE.fullmatch(claim[i + 1].key)
+        and not _present(claim[i], evidence_text)
+        and (
+            label
+            or (
+                heading
+                and not any(
+                    t.kind == "w"
+                    and (t.key in _NOT_DATED or t.stem.startswith(("plan", "schedul")))
+                    for t in claim
+                )
+                and not _present(claim[i + 1], evidence_text)
+                and _present(claim[i + 1], heading)
+            )
+        )
+    }
     for i, t in enumerate(claim):  # fast path: most units lack some word of the claim
         if not _present(t, evidence_text) and not (
             (heading and _present(t, heading))
@@ -431,6 +436,9 @@ def _account(
     if not any(e.kind == "w" and e.key in _FINITE for e in ev):
         # A label-style line ("Approved by X on ...", "> Archiving utility.") states its
         # fact without a finite verb; the claim may add the copula, nothing else.
+        flip = passive_of_active(claim_all, ev)
+        if flip:
+            return flip
         claim = [t for t in claim if not (t.kind == "w" and t.key in ("be:present", "be:past"))]
     if code_glue:
         claim = [t for t in claim if not (t.kind == "w" and t.key in _CODE_GLUE)]
@@ -484,10 +492,14 @@ def _account(
                 break
         if not ok:
             return f"{t.text!r} relates other things in the evidence"
+    roles = verb_roles(claim_all, ev)
+    if roles:
+        return roles
     if any(t.kind == "c" for t in claim) and not cjk_pairs(claim_all, ev):
         return "the characters are not in this order in the evidence"
     # A rule or standing fact (present tense or a modal, not a past event) is narrowed
     # by a fronted scope the claim leaves out.
+    standing = not episodic(claim_all)
     generic = any(t.kind == "w" and t.key in _GENERIC_MARKERS for t in claim_all) and not any(
         t.kind == "w" and t.key == "be:past" for t in claim_all
     )
@@ -508,11 +520,19 @@ def _account(
             free = [p for p in pos if p not in chosen] or pos
             picks[i] = min(free, key=lambda p: (abs(p - expected), p))
             chosen.add(picks[i])
+        crossed = crossed_parts(claim, claim_all, ev, picks)
+        if crossed:
+            reason = crossed
+            continue
         # Claim neighbours placed apart in the evidence: what lies between them there is
         # inserted into the claim's phrase ("median latency [to X] fell").
         adjacent = {(picks[i], picks[i + 1]) for i in range(len(picks) - 1)}
         problem = gaps(
-            ev, chosen, adjacent=None if code_glue else adjacent, generic=generic
+            ev,
+            chosen,
+            adjacent=None if code_glue else adjacent,
+            generic=generic,
+            standing=standing,
         )
         if problem is None:
             return None
@@ -604,5 +624,3 @@ def _measure_verbs(claim: list[AccountToken]) -> set[int]:
         if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
             out.update(range(i, j))
     return out
-
-

@@ -331,11 +331,19 @@ def _table_reading(header: str, row: str) -> str:
             # "Weight (kg) : 1.10" reads "Weight : 1.10 kg"; "Price (€) : 980" "€980".
             unit = m.group(2)
             h, c = m.group(1), (unit + c if unit in _CURRENCY_SIGNS else f"{c} {unit}")
+        per = _HEADER_PER_RE.search(h)
+        if per and _AMOUNT_CELL_RE.fullmatch(c):
+            # "Price per month : $49" reads "$49 per month" (a rate, see answer.rates).
+            c = f"{c} per {per.group(1)}"
         out.append(f"{h} : {c}")
     return " ; ".join(out)
 
 
 _HEADER_UNIT_RE = re.compile(r"^(.*?)\s*[(\[]\s*(?:in\s+)?([^()\[\]\s]{1,8})\s*[)\]]$")
+_HEADER_PER_RE = re.compile(
+    r"\bper\s+(second|minute|hour|day|week|month|year)s?\s*$", re.IGNORECASE
+)
+_AMOUNT_CELL_RE = re.compile(r"[€$£¥]?\s?\d[\d,]*(?:\.\d+)?")
 _BARE_NUMBER_RE = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
 _CURRENCY_SIGNS = "€$£¥"
 

@@ -28,6 +28,7 @@ def gaps(
     *,
     adjacent: set[tuple[int, int]] | None = None,
     generic: bool = False,
+    standing: bool = False,
 ) -> str | None:
     """None when nothing but what may be dropped is left out of the evidence between and
     before the ``chosen`` positions. ``adjacent`` holds the evidence positions of claim
@@ -53,7 +54,7 @@ def gaps(
     lead = _fronted_scope(ev, lo) if generic else None
     if lead:
         return f"the evidence restricts it: {lead}"
-    tail = _trailing_condition(ev, hi, generic)
+    tail = _trailing_condition(ev, hi, generic) or _trailing_scope(ev, hi, standing)
     if tail:
         return f"the evidence restricts it: {tail}"
     k = lo - 1
@@ -149,6 +150,10 @@ def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int)
         t.kind == "c" and t.key in "不未无非勿禁" for t in words
     ):
         return f"the evidence says {words[0].text!r} there"
+    if any(t.kind == "w" and t.key == "or" for t in words):
+        # One of two alternatives is not the fact: "sent to the manager or the director"
+        # does not account "sent to the director".
+        return "the evidence says 'or' there"
     qualified = any(t.kind == "w" and t.key in _QUALIFIERS for t in words)
     ends_conjunct = _is_conj(ev[run[-1]]) or (run[-1] + 1 <= hi and _is_conj(ev[run[-1] + 1]))
     if qualified and not ends_conjunct:
@@ -180,7 +185,9 @@ def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int)
     return "left out: " + " ".join(t.text for t in words[:4])
 
 
-_DETERMINERS = _ARTICLES | frozenset(["this", "these", "those", "our", "its", "their", "his", "her"])
+_DETERMINERS = _ARTICLES | frozenset(
+    ["this", "these", "those", "our", "its", "their", "his", "her"]
+)
 
 
 def _sentence_start(ev: tuple[AccountToken, ...], k: int) -> bool:
@@ -264,17 +271,55 @@ _CONDITION_OPENERS = frozenset(
 )  # fmt: skip
 
 
+#: Openers of a condition that restricts any statement, a past event too ("children
+#: took 10 mg if they weighed over 30 kg").
+_ALWAYS_RESTRICT = frozenset(["only", "if", "unless", "provided", "except"])
+
+
+#: Prepositions whose phrase after the copied part narrows a standing fact or rule
+#: ("Managers approve expenses under €500", "Lunch is free for staff on Fridays").
+_TRAILING_SCOPES = frozenset(
+    ["in", "on", "at", "for", "under", "over", "below", "above", "during", "within",
+     "without", "with", "except", "outside", "inside", "before", "after", "until", "between"]
+)  # fmt: skip
+
+
+def _trailing_scope(ev: tuple[AccountToken, ...], hi: int, standing: bool) -> str | None:
+    """The words the copied part leaves out right after it when they narrow it: an
+    alternative ("... or the director"), what a quantity counts ("after 5 minutes of
+    inactivity"), and for a standing fact or rule (``standing``: no past event) a
+    prepositional phrase of scope ("approve expenses under €500")."""
+    k = hi + 1
+    if k >= len(ev) or ev[k].kind != "w":
+        return None
+    key = ev[k].key
+    of_quantity = key == "of" and ev[hi].kind == "n"  # "5 minutes of inactivity"
+    if not (key == "or" or of_quantity or (standing and key in _TRAILING_SCOPES)):
+        return None
+    if key in ("within", "before", "until") and any(
+        t.kind == "w" and t.key in ("must", "shall", "need", "needs", "required") for t in ev[:k]
+    ):
+        return None  # a dropped deadline only weakens an obligation
+    rest = []
+    for t in ev[k:]:
+        if t.kind == "p" and (t.key in _CLAUSE_STOPS or t.key == ","):
+            break
+        rest.append(t.text)
+    return " ".join(rest[:5])
+
+
 def _trailing_condition(ev: tuple[AccountToken, ...], hi: int, generic: bool) -> str | None:
     """The words of a condition the copied part leaves out right after it, in the same
-    sentence: "Theft is covered only if ..." does not account "Theft is covered". "only"
-    always restricts; the other openers restrict a rule or standing fact (``generic``)."""
+    sentence: "Theft is covered only if ..." does not account "Theft is covered". "only",
+    "if", "unless", "provided" and "except" always restrict; the other openers restrict a
+    rule or standing fact (``generic``)."""
     k = hi + 1
     while k < len(ev) and ev[k].kind == "p" and ev[k].key == ",":
         k += 1
     if k >= len(ev) or ev[k].kind != "w":
         return None
     key = ev[k].key
-    if key == "only" or (generic and key in _CONDITION_OPENERS):
+    if key in _ALWAYS_RESTRICT or (generic and key in _CONDITION_OPENERS):
         rest = []
         for t in ev[k:]:
             if t.kind == "p" and t.key in _CLAUSE_STOPS:
@@ -284,3 +329,35 @@ def _trailing_condition(ev: tuple[AccountToken, ...], hi: int, generic: bool) ->
         return " ".join(rest[:5])
     return None
 
+
+#: Words of a claim that is not about what happened on a heading's date (a plan, a rule).
+_NOT_DATED = frozenset(
+    ["will", "shall", "may", "must", "should", "can", "cannot", "would", "might", "could"]
+)
+
+
+_IRREGULAR_PAST = frozenset(
+    ["held", "took", "made", "sent", "ran", "rose", "fell", "began", "won", "went", "came",
+     "gave", "got", "left", "met", "paid", "said", "told", "wrote", "built", "bought",
+     "brought", "chose", "did", "drew", "drove", "found", "grew", "kept", "knew", "led",
+     "lost", "sold", "spoke", "spent", "stood", "taught", "thought", "threw", "won", "wore",
+     "broke", "became", "hit", "cut", "shut", "put", "set", "read", "had", "saw"]
+)  # fmt: skip
+
+
+def episodic(claim: list[AccountToken]) -> bool:
+    """The claim reports a past event ("was approved", "fixed the bug", "has been
+    tested"), whose details may be dropped; else it states a standing fact or a rule,
+    which a dropped phrase of scope may narrow."""
+    if any(t.kind == "w" and t.key in _NOT_DATED for t in claim):
+        return False
+    words = [t for t in claim if t.kind == "w"]
+    if any(t.key in ("be:past", "have", "has", "been", "did") for t in words):
+        return True
+    if any(t.key == "be:present" for t in words):
+        return False  # "is sent", "are required": a standing fact
+    return any(
+        t.key in _IRREGULAR_PAST
+        or (t.text[:1].islower() and len(t.text) > 4 and t.text.endswith("ed"))
+        for t in words
+    )

@@ -105,11 +105,31 @@ def _cjk_numerals(text: str) -> str:
         value = _cjk_value(m.group())
         return m.group() if value is None else str(value)
 
+    text = _KO_NATIVE_RE.sub(lambda m: str(_KO_NATIVE[m.group(1)]) + m.group(2), text)
     text = _HANGUL_MULT_RE.sub(
         lambda m: str(Fraction(m.group(1).replace(",", "")) * _HANGUL_MULT[m.group(2)]), text
     )
     return _CJK_NUM_RE.sub(repl, text)
 
+
+#: Korean native numerals before a counter: "두 번" is 2번, "한 대" 1대, "세 명" 3명.
+#: Only as a word of their own, a space before the counter word ("한 후", "셋째",
+#: "세대" (household) and "네" as "yes" stay as they are).
+_KO_NATIVE = {
+    "한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8,
+    "아홉": 9, "열": 10, "스무": 20,
+}  # fmt: skip
+_KO_COUNTERS = (
+    "번", "대", "명", "개", "가지", "곳", "장", "권", "잔", "마리", "달", "살", "시간",
+    "차례", "회", "벌", "병", "통", "주",
+)  # fmt: skip
+_KO_NATIVE_RE = re.compile(
+    r"(?<![가-힣\d])("
+    + "|".join(sorted(_KO_NATIVE, key=len, reverse=True))
+    + r") ("
+    + "|".join(sorted(_KO_COUNTERS, key=len, reverse=True))
+    + r")(?![가-힣]{3})"
+)
 
 #: Korean multipliers after digits: "6만 원" is 60,000 won, "3천" 3,000.
 _HANGUL_MULT = {"만": 10000, "천": 1000}

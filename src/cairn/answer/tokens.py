@@ -19,6 +19,7 @@ from cairn.answer.normalise import (
     normalise_dates,
     quantity_key,
 )
+from cairn.answer.rates import with_rates
 from cairn.text.cjk import has_cjk
 from cairn.text.stem import light_stem
 from cairn.text.tokens import Token, tokenize
@@ -179,6 +180,9 @@ def _latin_tokens(text: str, out: list[AccountToken]) -> None:
             out.append(AccountToken(ch, ch, "p"))
 
 
+_SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9}
+
+
 def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken]) -> int:
     """Append the number (or version, or quantity) that starts at ``toks[i]``."""
     t = toks[i]
@@ -192,7 +196,9 @@ def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken])
         and toks[j].raw.isdigit()
     ):
         # A clock time ("06:00", "22:30") is one value, not two numbers and a colon.
-        out.append(AccountToken(f"clock:{int(t.raw)}:{toks[j].raw}", text[t.start : toks[j].end], "n"))
+        out.append(
+            AccountToken(f"clock:{int(t.raw)}:{toks[j].raw}", text[t.start : toks[j].end], "n")
+        )
         return j + 1
     raw = t.raw.replace(",", "")
     # A dotted version ("4.11.3") is one token, compared as written.
@@ -205,13 +211,24 @@ def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken])
         out.append(AccountToken("v:" + raw, raw, "n"))
         return j
     value = _fraction(t)
+    scaled = False
+    if (
+        value is not None
+        and j < len(toks)
+        and toks[j].norm in _SCALES
+        and text[t.end : toks[j].start] == " "
+    ):
+        # "£1 million" is £1,000,000; "1.5 thousand" is 1500.
+        value *= _SCALES[toks[j].norm]
+        j += 1
+        scaled = True
     prefix = text[max(0, t.start - 1) : t.start]
     if value is not None and prefix and prefix in _CURRENCY:
         out.append(AccountToken(quantity_key("cur" + prefix, value), prefix + t.raw, "n"))
         return j
     if value is not None and j < len(toks):
         nxt = toks[j]
-        gap = text[t.end : nxt.start]
+        gap = text[toks[j - 1].end : nxt.start]
         if gap in ("", " ", "\u00a0", "\u202f", "-"):
             # Temperatures: "25 °C", "25°F".
             if nxt.norm == "°" and j + 1 < len(toks) and toks[j + 1].norm in ("c", "f"):
@@ -244,6 +261,10 @@ def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken])
             if nxt.norm == "per" and j + 1 < len(toks) and toks[j + 1].norm == "cent":
                 out.append(AccountToken(quantity_key("percent", value), t.raw + "%", "n"))
                 return j + 2
+    if scaled and value is not None:
+        key = "n:" + (str(value.numerator) if value.denominator == 1 else repr(float(value)))
+        out.append(AccountToken(key, text[t.start : toks[j - 1].end], "n"))
+        return j
     if t.written:
         v = t.value if t.value is not None else 0.0
         key = "n:" + (str(int(v)) if float(v).is_integer() else repr(v))
@@ -340,6 +361,7 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
         _cjk_tokens(text, out)
     else:
         _latin_tokens(text, out)
+        return with_rates(tuple(out), AccountToken)
     return tuple(out)
 
 
@@ -386,4 +408,3 @@ _FINITE = frozenset(
         "cannot",
     ]
 )
-

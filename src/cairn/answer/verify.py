@@ -55,7 +55,7 @@ from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
 from cairn.answer.conflicts import conflict
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
-from cairn.answer.tokens import AccountToken
+from cairn.answer.tokens import AccountToken, account_tokens
 
 __all__ = [
     "REASONS",
@@ -68,6 +68,7 @@ __all__ = [
     "verify_claims",
     "verify_draft",
 ]
+
 
 def _deterministic(
     claim: Claim, spans: Sequence[EvidenceSpan], units: Sequence[_Unit]
@@ -225,11 +226,25 @@ def _concrete_conflict(core: str, r: _UnitResult) -> bool:
         case "antonym":
             return len(residue) <= 2
         case "entity_mismatch":
-            return bool(residue) and all(
-                t.text[:1].isupper() or any(c.isdigit() for c in t.text) for t in residue
+            # Another subject with a different kind of statement ("Extracted DNA may be
+            # stored at 2–8 °C" for "Proteinase K is stored at 2–8 °C") conflicts with
+            # nothing: the unit may not add a modal.
+            claim_keys = {t.key for t in account_tokens(core)}
+            added = [
+                t
+                for t in account_tokens(r.unit.text)
+                if t.kind == "w" and t.key in _MODALS and t.key not in claim_keys
+            ]
+            return (
+                bool(residue)
+                and not added
+                and all(t.text[:1].isupper() or any(c.isdigit() for c in t.text) for t in residue)
             )
         case _:
             return True
+
+
+_MODALS = frozenset(["may", "might", "must", "should", "can", "cannot", "shall", "could", "would"])
 
 
 def _residue(core: str, unit: _Unit) -> list[AccountToken]:

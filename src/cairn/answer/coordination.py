@@ -1,0 +1,178 @@
+"""Two clauses joined by "and": the readings of a sentence as clauses (issue 12).
+
+:mod:`cairn.answer.account` accounts a claim of two clauses clause by clause against the
+clauses of an evidence sentence read the same way; :func:`clause_readings` gives those
+readings: a new subject's clause, a pronoun reference ("... and B approved it"), a
+prepositional ellipsis ("... and from 08:00 to 14:00 on Saturdays") or a gapped clause
+whose verb is restored ("Sales rose to 5 and costs to 7").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from cairn.answer.tokens import _ARTICLES, _PREPOSITIONS
+
+__all__ = ["clause_readings"]
+
+_AND_RE = re.compile(r",? and ")
+_CLAUSE_BREAK_RE = re.compile(r";|:(?!\d)")
+_PRONOUN_RE = re.compile(r"\b(it|them)\b")
+_LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
+_ELLIPSIS_PREPS = (
+    "from", "at", "on", "in", "for", "to", "by", "with", "within", "between", "during", "until"
+)  # fmt: skip
+_NEW_SUBJECT_RE = re.compile(r"^(?:[A-Z]\S*|the|a|an|this|these|its|their)\s")
+
+
+_AUX_WORDS = frozenset(
+    ["is", "are", "was", "were", "has", "have", "had", "will", "would", "must", "may",
+     "might", "can", "could", "should", "shall", "cannot", "does", "do", "did"]
+)  # fmt: skip
+
+
+def _has_verb_slot(text: str, first: str) -> bool:
+    """The second part of "A ... and B ..." has a verb of its own: an auxiliary, or the
+    first part's verb again ("Lucía Ferrer supervises ..." after "Kwame Asante supervises
+    ..."); "the hot kitchen of the canteen" and "Tuesdays from 10:15" have none."""
+    words = [w.strip(",;:").lower() for w in text.split()[1:]]
+    if any(w in _AUX_WORDS for w in words):
+        return True
+    before = {w.strip(",;:").lower() for w in first.split()[1:]}
+    return any(
+        w in before
+        and w[:1].isalpha()
+        and w not in _PREPOSITIONS
+        and w not in _ARTICLES
+        and not w.endswith("'s")
+        for w in words
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """The ways ``text`` reads as two clauses joined by "and" (one reading per "and"):
+    ``(kind, [first, second])`` with the second completed from the first (kind
+    "ellipsis" or "pronoun", see :func:`account`) or a clause of its own ("clause");
+    a second part that is neither a new subject's clause, nor a pronoun reference, nor a
+    prepositional ellipsis is no clause ("tyre pressure and lights")."""
+    body = text.strip().rstrip(".!?").strip()
+    out: list[tuple[str, tuple[str, str]]] = []
+    for m in _AND_RE.finditer(body):
+        first, second = body[: m.start()].strip(), body[m.end() :].strip()
+        if not first or not second or _PRONOUN_RE.search(first):
+            continue
+        if _CLAUSE_BREAK_RE.search(first) or _CLAUSE_BREAK_RE.search(second):
+            continue  # a reading lies within one clause
+        word = second.split(" ", 1)[0]
+        if word in _ELLIPSIS_PREPS or _is_amount(word):
+            # "... from 06:00 to 22:00 on weekdays and from 08:00 ...": the second part
+            # shares the first's words before its first preposition; "... lasts 2 years
+            # for parts and 1 year for labour": before its first amount.
+            fw = first.split()
+            at = next(
+                (
+                    a
+                    for a in range(2, len(fw))
+                    if (_is_amount(word) and _is_amount(fw[a]))
+                    or (not _is_amount(word) and fw[a] in _ELLIPSIS_PREPS)
+                ),
+                None,
+            )
+            if at is None:
+                continue
+            out.append(("ellipsis", (first, " ".join(fw[:at]) + " " + second)))
+            continue
+        if len(_PRONOUN_RE.findall(second)) == 1:
+            np = _LAST_NP_RE.search(first)
+            if np is not None:
+                out.append(("pronoun", (first, _PRONOUN_RE.sub(np.group(), second))))
+            continue
+        clause = (
+            _NEW_SUBJECT_RE.match(second) is not None
+            and len(second.split()) >= 3
+            and _has_verb_slot(second, first)
+        ) or (second[:1].islower() and _repeats_verb(first, second))
+        if clause:
+            out.append(("clause", (first, second)))
+        # A second part without a verb of its own: "... and the landlord for major
+        # repairs" ("the landlord pays for major repairs").
+        gapped = _gapped(first, second)
+        if gapped is not None:
+            out.append(("gap", (first, gapped)))
+    return tuple(out)
+
+
+#: Words that open the slot of a gapped second part ("cold food below 5 °C").
+_GAP_SLOTS = frozenset(_ELLIPSIS_PREPS) | {"below", "above", "under", "over", "after", "before"}
+
+
+_COMPARISONS = frozenset(["below", "above", "under", "over"])
+
+
+def _same_slot(a: str, b: str) -> bool:
+    return a == b or (a in _COMPARISONS and b in _COMPARISONS)
+
+
+def _verb_of(head: list[str]) -> list[str]:
+    """The verb group of a clause's words before its first slot: from its first
+    auxiliary ("Raw meat is stored" → "is stored"), else its last word ("Sales rose")."""
+    aux = next((i for i in range(1, len(head)) if head[i].lower() in _AUX_WORDS), None)
+    return head[aux:] if aux is not None else head[-1:]
+
+
+def _repeats_verb(first: str, second: str) -> bool:
+    """A lower-case second part is a clause of its own when it repeats the first
+    part's verb ("Members pay €40 per month and guests pay €10 per visit"), not when it
+    only shares a noun ("... and hot food above 63 °C")."""
+    fw, words = first.split(), [w.lower() for w in second.split()]
+    if len(words) < 3:
+        return False
+    for a in range(2, len(fw)):
+        if fw[a].lower() in _GAP_SLOTS or _is_amount(fw[a]):
+            verb = [v.lower() for v in _verb_of(fw[:a])]
+            return any(v in words[1:] for v in verb if v not in _AUX_WORDS) or (
+                all(v in words[1:] for v in verb)
+            )
+    return False
+
+
+def _is_amount(word: str) -> bool:
+    return word[:1].isdigit() or (word[:1] in "€$£¥" and word[1:2].isdigit())
+
+
+def _gapped(first: str, second: str) -> str | None:
+    """The second part of "A <verb> X and B Y" with the first part's verb restored
+    ("Sales rose to 5 and costs to 7" → "costs rose to 7"; "Raw meat is stored on the
+    bottom shelf and cooked food on the top shelf" → "cooked food is stored on the top
+    shelf"), or None. Y opens with a preposition or an amount, and the first part has
+    the same slot (that preposition, or an amount) after its verb; the verb is the
+    first part's words from its first auxiliary ("is stored"), else its last word
+    before the slot ("rose")."""
+    words, fw = second.split(), first.split()
+    for j, w in enumerate(words[:5]):
+        low = w.lower()
+        if low in _AUX_WORDS:
+            return None
+        prep, amount = low in _GAP_SLOTS, _is_amount(w)
+        if j == 0 or not (prep or amount):
+            continue
+        for a in range(2, len(fw)):
+            if (prep and _same_slot(fw[a].lower(), low)) or (amount and _is_amount(fw[a])):
+                verb = _verb_of(fw[:a])
+                if {v.lower() for v in verb} & {x.lower() for x in words[:j]} - {"every"}:
+                    return None  # the second part has its own verb: not gapped
+                # Words the second part repeats before its slot ("every" in "trucks
+                # every 20,000 km") stay in place.
+                m = 0
+                while (
+                    m < len(verb) - 1
+                    and m < j - 1
+                    and verb[-1 - m].lower() == words[j - 1 - m].lower()
+                ):
+                    m += 1
+                verb = verb[: len(verb) - m]
+                return " ".join(words[: j - m] + verb + words[j - m :])
+        return None
+    return None
