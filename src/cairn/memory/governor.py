@@ -76,6 +76,7 @@ from cairn.contracts.plan import (
 )
 from cairn.errors import ValidationError
 from cairn.memory.records import Freshness, Quality, Visibility
+from cairn.memory.scope import Caller
 
 ConflictState = Literal["none", "superseded", "contested"]
 
@@ -109,15 +110,6 @@ class GovernorSettings:
     degraded_factor: float = 0.7
     pin_bonus: float = 0.2
     max_listed_exclusions: int = 20
-
-
-@dataclass(frozen=True, slots=True)
-class Caller:
-    """Who asks: the project they work in (its identity as the memory store records it)
-    and their user name (for personal records)."""
-
-    project: str
-    user: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
