@@ -156,6 +156,7 @@ def memory_candidates(
             relevance=round(min(1.0, (relevance or {}).get(rec.id, coverage(terms, text))), 6),
             project=rec.project, visibility=rec.visibility, owner=rec.owner, source=rec.source,
             provenance=_evidence_names(rec.evidence), evidence=len(rec.evidence), freshness=q.freshness,
+            freshness_reasons=q.stale_reasons,
             conflict="superseded" if superseded else "none", conflict_key=conflict_key,
             quality=q.quality, pinned=q.pinned, observed_at=observed, fetch=f"cairn memory show {rec.id}",
         ))
