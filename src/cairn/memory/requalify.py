@@ -217,32 +217,23 @@ def index_run_signals(store: Store, project_of: ProjectOf, run_id: int) -> list[
 
 def code_refresh_signals(store: Store, project_of: ProjectOf, root: str, old: int, new: int,
                          changed: ChangedCode) -> list[tuple[str, str, str | None]]:
-    """One source-changed signal per record of the root's project bound to a file or a
-    symbol that changed between snapshots ``old`` and ``new``, naming what changed and
-    the two snapshots. A file change reaches a record only if it binds no symbol in that
-    file (its symbols say whether the edit touched it). A pair handled before adds none."""
-    info = project_of(root)
-    if info.root is None:
-        return []
-    try:
-        rel = Path(root).relative_to(info.root).as_posix()
-    except ValueError:
-        return []
-    prefix = "" if rel == "." else rel + "/"
-    what: dict[tuple[str, str], list[str]] = {}  # (kind, target) -> what to say
-    for change in changed.changes:
-        path = prefix + change.path
-        if change.name is None:
-            what.setdefault(("file", path), []).append(f"{change.kind} {path}")
-        else:
-            target = f"{path}{SEP}{change.name}"
-            moved = f" -> {prefix}{change.now}" if change.now else ""
-            what.setdefault(("symbol", target), []).append(f"{change.kind} {target}{moved}")
+    """One source-changed signal per record bound to a file or a symbol that changed
+    between snapshots ``old`` and ``new`` of ``root``, naming what changed and the two
+    snapshots. A record counts when its project holds ``root`` (a git checkout's top, or
+    for a folder without git, ``root`` or a folder above it) and its paths, relative to
+    that project, match. A file change reaches a record only if it binds no symbol in
+    that file (its symbols say whether the edit touched it). A pair handled before adds
+    nothing."""
     found: dict[str, list[str]] = {}
-    for kind in ("symbol", "file"):
-        for target, ids in store.memory_citing(kind, [t for k, t in what if k == kind]).items():
-            for rid in ids:
-                found.setdefault(rid, []).extend(what[(kind, target)])
+    for info in dict.fromkeys(project_of(folder) for folder in (Path(root), *Path(root).parents)):
+        if info.root is None:
+            continue
+        try:
+            rel = Path(root).relative_to(info.root).as_posix()
+        except ValueError:
+            continue
+        for rid, notes in _citing(store, info.identity, "" if rel == "." else rel + "/", changed).items():
+            found.setdefault(rid, []).extend(notes)
     if not found:
         return []
     records = store.memory_records(sorted(found))
@@ -252,7 +243,7 @@ def code_refresh_signals(store: Store, project_of: ProjectOf, root: str, old: in
     out: list[tuple[str, str, str | None]] = []
     for rid in sorted(found):
         record = records.get(rid)
-        if record is None or record.project != info.identity or rid in done:
+        if record is None or rid in done:
             continue
         narrowed = symbol_paths(record.evidence)
         notes = [n for n in dict.fromkeys(found[rid])
@@ -260,3 +251,25 @@ def code_refresh_signals(store: Store, project_of: ProjectOf, root: str, old: in
         if notes:
             out.append((rid, "source-changed", f"{'; '.join(notes)} {tag}"))
     return out
+
+
+def _citing(store: Store, project: str, prefix: str, changed: ChangedCode) -> dict[str, list[str]]:
+    """Record id -> what changed that it cites, for the records of ``project`` (whose
+    paths carry ``prefix`` before the snapshot's)."""
+    what: dict[tuple[str, str], list[str]] = {}  # (ref kind, target) -> what to say
+    for change in changed.changes:
+        path = prefix + change.path
+        if change.name is None:
+            what.setdefault(("file", path), []).append(f"{change.kind} {path}")
+        else:
+            target = f"{path}{SEP}{change.name}"
+            moved = f" -> {prefix}{change.now}" if change.now else ""
+            what.setdefault(("symbol", target), []).append(f"{change.kind} {target}{moved}")
+    cited: dict[str, list[tuple[str, str]]] = {}
+    for kind in ("symbol", "file"):
+        for target, ids in store.memory_citing(kind, [t for k, t in what if k == kind]).items():
+            for rid in ids:
+                cited.setdefault(rid, []).append((kind, target))
+    records = store.memory_records(sorted(cited)) if cited else {}
+    return {rid: [note for key in keys for note in what[key]] for rid, keys in cited.items()
+            if rid in records and records[rid].project == project}
