@@ -224,3 +224,11 @@ def test_end_to_end_through_the_cli(folder: Path) -> None:
     assert any(c["code"] == "freshness.code_changed" and c["key"] == rid for c in planned["cautions"])
     text = run_cli("plan", TASK, "--explain").stdout
     assert "freshness.code_changed" in text
+
+
+def test_a_refresh_that_prunes_the_previous_snapshot_still_requalifies(ws: Any, folder: Path) -> None:
+    rid = bound(ws, "pkg.mod.parse")
+    edit(folder, "return x + 1", "return x + 7")
+    assert ws.code_refresh(str(folder), keep=1).requalified == 1  # the diff is read before the prune
+    assert len(ws.code_snapshots().snapshots) == 1
+    assert ws.memory_show(rid).freshness == "suspect"
