@@ -65,8 +65,12 @@ class CodeView:
     """The newest complete code snapshot of every root at or under one project root (the
     deepest root first where two hold a file)."""
 
-    def __init__(self, store: Store, project_root: Path) -> None:
+    def __init__(self, store: Store, project_root: Path, expected: Sequence[EvidenceRef] = ()) -> None:
+        """``expected``: the symbol refs about to be checked, so that their files' symbols
+        are read in one pass per snapshot (a file lookup reads the snapshot's rows)."""
         self._store = store
+        self._pending = {r.target.partition(SEP)[0] for r in expected if r.kind == "symbol"}
+        self._files: dict[tuple[int, str], list[Symbol]] = {}
         roots: dict[str, _Root] = {}
         for snap in store.code_snapshots():  # newest first
             if not snap.complete or snap.root in roots:
@@ -111,12 +115,25 @@ class CodeView:
             if entry is not None and entry.status != "parsed":
                 raise LookupError(ref.target)
             if entry is not None:
-                for symbol in self._store.code_symbols(root.snapshot.id, path=inner):
+                for symbol in self._symbols(root, inner):
                     if symbol.name == name:
                         return ("same" if symbol.body_hash == ref.hash else "changed"), None
             moved = self._moved(ref)
             return ("moved", moved) if moved is not None else ("removed", None)
         raise LookupError(ref.target)
+
+    def _symbols(self, root: _Root, inner: str) -> list[Symbol]:
+        """The symbols of one file of a root's snapshot, read with every pending file of
+        that root in one query."""
+        key = (root.snapshot.id, inner)
+        if key not in self._files:
+            wanted = {inner} | {p for p in (root.inner(path) for path in self._pending) if p is not None}
+            wanted = {p for p in wanted if (root.snapshot.id, p) not in self._files}
+            for path in wanted:
+                self._files[(root.snapshot.id, path)] = []
+            for symbol in self._store.code_symbols(root.snapshot.id, paths=sorted(wanted)):
+                self._files[(root.snapshot.id, symbol.path)].append(symbol)
+        return self._files[key]
 
     def _moved(self, ref: EvidenceRef) -> str | None:
         """Another place holding the ref's body (a rename or a move), the same short name
@@ -157,15 +174,16 @@ def bind_symbols(store: Store, root: Path | None,
     return tuple(dict.fromkeys(names)), tuple(dict.fromkeys(refs))
 
 
-def symbol_checker(store: Store, root: Path | None) -> SymbolState:
-    """The freshness check of symbol refs under ``root`` (snapshots read on first use)."""
+def symbol_checker(store: Store, root: Path | None, expected: Sequence[EvidenceRef] = ()) -> SymbolState:
+    """The freshness check of symbol refs under ``root`` (snapshots read on first use;
+    the files of the ``expected`` refs read together)."""
     view: list[CodeView] = []
 
     def state(ref: EvidenceRef) -> tuple[str, str | None]:
         if root is None:
             raise LookupError(ref.target)
         if not view:
-            view.append(CodeView(store, root))
+            view.append(CodeView(store, root, expected))
         return view[0].state(ref)
 
     return state

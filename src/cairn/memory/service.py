@@ -511,7 +511,7 @@ class MemoryService:
                 raise LookupError(path)
             return file_hash(root / path)
 
-        symbol_of = symbol_checker(store, root)
+        symbol_of = symbol_checker(store, root, [e for r in records for e in r.evidence if e.kind == "symbol"])
         out = []
         for record in records:
             own = signals.get(record.id, [])
