@@ -109,7 +109,7 @@ def main() -> None:
         f"{states.count('suspect')} suspect, {states.count('fresh')} fresh, {states.count('stale')} stale. "
         f"Medians of {args.repeats} refreshes each, A and B alternating.",
         "",
-        "Freshness reads the symbols of all the records' files in one query per snapshot. An index on `code_symbols(snapshot_id, path)` was tried for per-file lookups (7.6× instead of 6.3× here, and every snapshot would pay for it on write); not kept.",
+        "Freshness reads the symbols of all the records' files in one query per snapshot. An index on `code_symbols(snapshot_id, path)` was tried for per-file lookups (7.6× in an earlier run of this bench under lighter load, 6.3× here; and every snapshot would pay for it on write); not kept.",
     ])
     print(body)
     if args.write_results:
