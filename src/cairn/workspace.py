@@ -122,7 +122,7 @@ class Workspace:
         self._runtime = RuntimeStatusService(self._open_store, RUNTIME_HEARTBEAT_S)
         self._status.runtime_status = self._runtime.runtime_status
         self._saved = SavedCapsuleService(self._open_store, self._capsules)  # knowledge delta (issue 16)
-        self._code = CodeService(self._open_store)  # the code graph (issue 15)
+        self._code = CodeService(self._open_store, self._memory.note_code_refresh)  # code graph; requalifies memory
         # Memory: the evidence governor's plans (issue 14). Plans read the memory store
         # (observations and claims, qualified) through a replaceable source, and resolve
         # project and user as every memory operation does.

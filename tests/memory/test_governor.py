@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cairn.errors import ValidationError
-from cairn.memory.governor import Caller, Candidate, GovernorSettings, canonical, plan
+from cairn.memory.governor import Candidate, GovernorSettings, canonical, plan
+from cairn.memory.scope import Caller
 
 ME = Caller(project="github.com/acme/app", user="ana")
 FLOOR = GovernorSettings(relevance_floor=0.3)

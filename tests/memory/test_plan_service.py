@@ -20,8 +20,9 @@ from cairn.memory.candidates import (
     project_identity,
     task_terms,
 )
-from cairn.memory.governor import Caller, canonical
+from cairn.memory.governor import canonical
 from cairn.memory.records import Claim, EvidenceRef, Observation, Qualified
+from cairn.memory.scope import Caller
 from tests.conftest import run_cli
 
 PROJECT = "github.com/Acme/app"  # the remote below, normalised as memory records are

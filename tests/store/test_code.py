@@ -35,6 +35,8 @@ def test_a_snapshot_round_trips(store: Store) -> None:
     assert [s.qualname for s in store.code_symbols(written.id)] == ["a", "a.f"]
     assert [s.qualname for s in store.code_symbols(written.id, path="a.py")] == ["a", "a.f"]
     assert [s.qualname for s in store.code_symbols(written.id, qualnames=["a.f", "zz"])] == ["a.f"]
+    assert [s.qualname for s in store.code_symbols(written.id, paths=["a.py", "zz.py", "a.py"])] == ["a", "a.f"]
+    assert store.code_symbols(written.id, paths=[]) == []
     assert set(store.code_edges(written.id)) == set(snapshot("/p", 1).edges)
     cached = store.code_facts(["python/1/h1", "python/1/none"])
     assert list(cached) == ["python/1/h1"] and cached["python/1/h1"].symbols[0].body_hash == "b1"

@@ -131,15 +131,35 @@ def diff_snapshots(old_files: Sequence[FileEntry], new_files: Sequence[FileEntry
     )
 
 
+#: What happened to a thing code-bound knowledge rests on. A symbol ``changed`` when its
+#: body hash did (a signature-only change leaves the body, and what memory says about it,
+#: as it was); ``moved`` covers renames and moves (paired by body hash).
+CodeChangeKind = Literal["file_changed", "file_removed", "symbol_changed", "symbol_moved", "symbol_removed"]
+
+
+@dataclass(frozen=True, slots=True)
+class CodeChange:
+    """One file or symbol that no longer reads as it did: ``path`` and ``name`` (the
+    symbol's name within the file, ``""`` for a module; ``None`` for a file) say where it
+    was, ``now`` where a moved symbol went (``PATH::NAME``)."""
+
+    kind: CodeChangeKind
+    path: str
+    name: str | None = None
+    now: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class ChangedCode:
     """What code-bound knowledge must be requalified against: paths whose content changed
     or vanished, and qualified names whose body or signature changed or that vanished
-    (a renamed or moved symbol maps its old name to the new one)."""
+    (a renamed or moved symbol maps its old name to the new one); ``changes`` lists them
+    by place (path and name in the file), body changes only."""
 
     paths: frozenset[str]
     symbols: frozenset[str]
     renamed: dict[str, str]
+    changes: tuple[CodeChange, ...] = ()
 
 
 def changed_code(diff: SnapshotDiff) -> ChangedCode:
@@ -148,10 +168,30 @@ def changed_code(diff: SnapshotDiff) -> ChangedCode:
     paths = {c.path for c in diff.files if c.change != "added"}
     symbols: set[str] = set()
     renamed: dict[str, str] = {}
+    changes = [CodeChange("file_removed" if c.change == "removed" else "file_changed", c.path)
+               for c in diff.files if c.change != "added"]
     for change in diff.symbols:
-        if change.old is None:
+        old = change.old
+        if old is None:
             continue
         if change.change in ("renamed", "moved") and change.new is not None:
-            renamed[change.old.qualname] = change.new.qualname
-        symbols.add(change.old.qualname)
-    return ChangedCode(frozenset(paths), frozenset(symbols), renamed)
+            renamed[old.qualname] = change.new.qualname
+            changes.append(CodeChange("symbol_moved", old.path, old.name, f"{change.new.path}::{change.new.name}"))
+        elif change.change == "removed":
+            changes.append(CodeChange("symbol_removed", old.path, old.name))
+        elif change.body_changed:
+            changes.append(CodeChange("symbol_changed", old.path, old.name))
+        symbols.add(old.qualname)
+    return ChangedCode(frozenset(paths), frozenset(symbols), renamed, tuple(changes))
+
+
+def changed_in(files: tuple[FileChange, ...], old_symbols: Iterable[Symbol],
+               new_symbols: Iterable[Symbol]) -> ChangedCode:
+    """:func:`changed_code` from a file diff and the symbols of the files it names (a
+    refresh reads only those: an unchanged file's symbols are the same in both
+    snapshots). The symbols of a file that no longer parses are left out: a syntax error
+    mid-edit is a changed file, not a removed symbol."""
+    unparsed = {f.path for f in files if f.new is not None and f.new.status != "parsed"}
+    return changed_code(SnapshotDiff(
+        files, tuple(diff_symbols([s for s in old_symbols if s.path not in unparsed],
+                                  [s for s in new_symbols if s.path not in unparsed])), ()))

@@ -14,13 +14,13 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cairn.code.model import MAX_FILE_BYTES, Coverage, Edge, FileEntry, FileFacts, Symbol
 from cairn.code.provider import UNSUPPORTED_CODE, CodeProvider, ProjectView
+from cairn.gitcli import git_output, git_text
 
 #: Directory names never walked: version control, dependencies, caches, virtualenvs.
 IGNORED_DIRS = frozenset({
@@ -103,16 +103,11 @@ class _Walk:
 def git_ignored(root: Path) -> tuple[frozenset[str], frozenset[str]] | None:
     """The files and folders (relative to ``root``) that git ignores there, or ``None``
     outside a git work tree: a refresh never reads build outputs or vendored trees."""
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],
-            capture_output=True, timeout=60, check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    out = git_output(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory",
+                     timeout=60)
+    if out is None:
         return None
-    if done.returncode != 0:
-        return None
-    listed = [p.decode("utf-8", "surrogateescape") for p in done.stdout.split(b"\0") if p]
+    listed = [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
     return (frozenset(p for p in listed if not p.endswith("/")),
             frozenset(p.rstrip("/") for p in listed if p.endswith("/")))
 
@@ -399,9 +394,5 @@ def fingerprint(files: Iterable[FileEntry]) -> str:
 
 def git_revision(root: Path) -> str | None:
     """The commit checked out at ``root`` (``None`` outside a git repository)."""
-    try:
-        done = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                              text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() or None if done.returncode == 0 else None
+    out = git_text(root, "rev-parse", "HEAD", timeout=10)
+    return (out.strip() or None) if out is not None else None

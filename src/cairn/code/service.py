@@ -8,12 +8,12 @@ operations default to the newest snapshot (of ``root`` when given). Every method
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cairn.code.diff import diff_snapshots
+from cairn.code.diff import ChangedCode, changed_in, diff_files, diff_snapshots
 from cairn.code.impact import Neighbours, walk
-from cairn.code.model import Coverage, Edge, Snapshot, SnapshotWrite, Symbol
+from cairn.code.model import Coverage, Edge, FileEntry, Snapshot, SnapshotWrite, Symbol
 from cairn.code.scan import Previous, content_hash, git_revision, scan
 from cairn.contracts import code as c
 from cairn.errors import NotFoundError, ValidationError
@@ -26,6 +26,11 @@ DEFAULT_KEEP = 10
 #: Impact remembers the edges it read for this many snapshots, up to this many nodes each.
 EDGE_CACHE_SNAPSHOTS = 2
 EDGE_CACHE_NODES = 500_000
+
+#: Told what changed between a root's previous snapshot and its new one (the root, both
+#: snapshot ids, the changes); returns how many records it requalified. Agent memory
+#: registers here (:meth:`cairn.memory.service.MemoryService.note_code_refresh`).
+AfterRefresh = Callable[[str, int, int, ChangedCode], int]
 
 
 def snapshot_contract(snapshot: Snapshot) -> c.CodeSnapshot:
@@ -72,8 +77,9 @@ def _path(value: str) -> Path:
 class CodeService:
     """Code-graph snapshots of project roots in the Workspace's index."""
 
-    def __init__(self, open_store: StoreOpener) -> None:
+    def __init__(self, open_store: StoreOpener, after_refresh: AfterRefresh | None = None) -> None:
         self._open_store = open_store
+        self._after_refresh = after_refresh
         self._edge_cache: dict[tuple[str, int], dict[str, list[Edge]]] = {}
         self._kind_cache: dict[tuple[str, int], dict[str, str]] = {}
 
@@ -82,7 +88,9 @@ class CodeService:
     def code_refresh(self, path: str, keep: int = DEFAULT_KEEP) -> c.CodeRefresh:
         """Take a snapshot of the code under ``path`` (a project root): incremental against
         the root's previous snapshot (size and mtime, then content hash; only new content
-        is parsed), keeping the ``keep`` newest snapshots of the root."""
+        is parsed), keeping the ``keep`` newest snapshots of the root. Memory bound to the
+        files and symbols that changed since the previous snapshot is requalified (one
+        source-changed signal per record; ``requalified`` counts them)."""
         check_bound("keep", keep, 1000)
         root = _path(path).expanduser()
         if not root.is_dir():
@@ -102,6 +110,10 @@ class CodeService:
             previous = Previous(last, listed[0].complete, members,
                                 lambda modules: store.code_importers(last, modules))
         result = scan(root, prior=prior, load_facts=store.code_facts, previous=previous)
+        # What changed since the previous snapshot, read before the write (which may prune it).
+        changed = (self._changed(store, listed[0].id, prior, result.files, result.symbols)
+                   if self._after_refresh is not None and listed and listed[0].complete and result.complete
+                   else None)
         store.acquire_writer()
         try:
             written = store.write_code_snapshot(SnapshotWrite(
@@ -113,11 +125,25 @@ class CodeService:
             ), keep)
         finally:
             store.release_writer()
+        requalified = 0
+        if self._after_refresh is not None and changed is not None and changed.changes:
+            requalified = self._after_refresh(str(root), listed[0].id, written.id, changed)
         return c.CodeRefresh(
             snapshot=snapshot_contract(written), parsed=result.parsed, reused=result.reused,
             failed=[c.CodeFailure(path=f.path, reason=f.reason) for f in result.files if f.status == "failed"],
-            coverage=[coverage_contract(cov) for cov in result.coverage], keep=keep,
+            coverage=[coverage_contract(cov) for cov in result.coverage], keep=keep, requalified=requalified,
         )
+
+    def _changed(self, store: CodeStore, old: int, prior: dict[str, FileEntry], files: Sequence[FileEntry],
+                 symbols: Sequence[Symbol]) -> ChangedCode:
+        """What changed between snapshot ``old`` (manifest ``prior``) and the scan about to
+        be written, reading only the stored symbols of the files that changed (a small edit
+        reads a few rows, not the whole graph; a changed file's symbols are always new in
+        the scan, never copied)."""
+        changes = tuple(diff_files(prior.values(), files))
+        paths = {f.path for f in changes}
+        return changed_in(changes, [s for p in sorted(paths) for s in store.code_symbols(old, path=p)],
+                          [s for s in symbols if s.path in paths])
 
     # --- reading ---------------------------------------------------------------------------
 

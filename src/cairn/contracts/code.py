@@ -57,6 +57,9 @@ class CodeRefresh(Contract):
     coverage: list[CodeCoverage]
     #: How many snapshots of this root are kept (older ones were pruned).
     keep: int
+    #: Memory records bound to a file or symbol that changed since the previous snapshot:
+    #: each got one source-changed signal (code-aware memory, issue 15).
+    requalified: int = 0
 
 
 class CodeSnapshotList(Contract):

@@ -308,7 +308,9 @@ class MemoryAddInput(OpInput):
     facts: list[MemoryText] = Field(default_factory=list, max_length=50, description="Short facts.")
     files: list[MemoryText] = Field(default_factory=list, max_length=50,
                                     description="Bound files, relative to the project root (hashed now).")
-    symbols: list[MemoryText] = Field(default_factory=list, max_length=50, description="Bound symbols (path::name).")
+    symbols: list[MemoryText] = Field(default_factory=list, max_length=50, description=(
+        "Bound symbols: qualified names as `code symbols` lists them (pkg.mod.func) or PATH::NAME; "
+        "checked by body hash against the newest code snapshot."))
     concepts: list[MemoryText] = Field(default_factory=list, max_length=50, description="Concepts or tags.")
     topic_key: str | None = Field(None, max_length=300,
                                   description="Upsert key: a write with the key of an existing observation revises it.")

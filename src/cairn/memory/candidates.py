@@ -28,14 +28,15 @@ memory records), with an ellipsis when cut.
 from __future__ import annotations
 
 import functools
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from cairn.memory.governor import Caller, Candidate
+from cairn.gitcli import git_text
+from cairn.memory.governor import Candidate
 from cairn.memory.records import Claim, EvidenceRef, Observation, Qualified
+from cairn.memory.scope import Caller
 from cairn.text.stem import light_stem
 from cairn.text.stopwords import QUERY_STOPWORDS
 from cairn.text.tokens import words
@@ -155,6 +156,7 @@ def memory_candidates(
             relevance=round(min(1.0, (relevance or {}).get(rec.id, coverage(terms, text))), 6),
             project=rec.project, visibility=rec.visibility, owner=rec.owner, source=rec.source,
             provenance=_evidence_names(rec.evidence), evidence=len(rec.evidence), freshness=q.freshness,
+            freshness_reasons=q.stale_reasons,
             conflict="superseded" if superseded else "none", conflict_key=conflict_key,
             quality=q.quality, pinned=q.pinned, observed_at=observed, fetch=f"cairn memory show {rec.id}",
         ))
@@ -222,12 +224,7 @@ def passage_candidates(
 
 
 def _git(root: Path, *args: str) -> str | None:
-    try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
-                              timeout=GIT_TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout if done.returncode == 0 else None
+    return git_text(root, *args, timeout=GIT_TIMEOUT)
 
 
 def project_identity(root: Path) -> str:

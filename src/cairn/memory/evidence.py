@@ -82,7 +82,10 @@ def bind_refs(store: DocumentStore | None, specs: Sequence[str | EvidenceRef | d
                 raise ValidationError(f"evidence ref file:{ref.target}: no such file in the project"
                                       + ("" if root is None else f" ({root})"))
             ref = EvidenceRef("file", path, current, None, None, ref.relation)
-        elif not re.fullmatch(r"[0-9a-fA-F]{4,64}", ref.target):
+        elif ref.kind == "symbol":
+            raise ValidationError(f"evidence ref symbol:{ref.target}: bind a symbol with symbols "
+                                  "(--symbol); its body hash is read from the code snapshot")
+        elif ref.kind != "commit" or not re.fullmatch(r"[0-9a-fA-F]{4,64}", ref.target):
             raise ValidationError(f"evidence ref commit:{ref.target}: not a commit id")
         refs.append(ref)
     return tuple(dict.fromkeys(refs))

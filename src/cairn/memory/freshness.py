@@ -7,13 +7,22 @@ passage (docid, lines, hash)          span hash    ``suspect`` (changed)
 passage whose document is gone        docid        ``stale`` (source gone)
 file (path, content hash)             bytes hash   ``suspect`` (changed)
 file that no longer exists            path         ``stale`` (source gone)
+symbol (PATH::NAME, body hash)        body hash    ``suspect`` (changed)
+symbol found elsewhere by body hash   code graph   ``suspect`` (moved/renamed)
+symbol that no longer exists          code graph   ``stale`` (removed)
 commit                                —            not checked
 ====================================  ===========  =========================
+
+Symbols are read in the newest code snapshot (:mod:`cairn.memory.requalify`). A file ref on
+a file the record also binds symbols in is judged by those symbols alone: an edit
+elsewhere in the file does not make symbol-bound memory suspect.
 
 The record is ``stale`` if any ref is, else ``suspect`` if any is, else ``fresh`` if any
 ref was checked, else ``unknown`` (nothing to check against). Each failure carries a reason
 code: ``passage_changed:DOCID``, ``document_gone:DOCID``, ``file_changed:PATH``,
-``file_gone:PATH``, ``file_unchecked:PATH`` (outside the caller's project).
+``file_gone:PATH``, ``file_unchecked:PATH`` (outside the caller's project),
+``symbol_changed:PATH::NAME``, ``symbol_moved:PATH::NAME->PATH::NAME``,
+``symbol_removed:PATH::NAME``, ``symbol_unchecked:PATH::NAME`` (no snapshot has its file).
 """
 
 from __future__ import annotations
@@ -29,6 +38,13 @@ DocumentLines = Callable[[str], Sequence[str] | None]
 #: relative path -> the file's current content hash, None if it is gone; raises
 #: LookupError when the path cannot be checked (no project root).
 FileHash = Callable[[str], str | None]
+#: symbol ref -> (``same`` | ``changed`` | ``moved`` | ``removed``, the new ``PATH::NAME``
+#: when moved); raises LookupError when no code snapshot can check it.
+SymbolState = Callable[[EvidenceRef], tuple[str, str | None]]
+
+
+def _unchecked(ref: EvidenceRef) -> tuple[str, str | None]:
+    raise LookupError(ref.target)
 
 
 def span_hash(lines: Sequence[str], start: int, end: int) -> str:
@@ -45,10 +61,12 @@ def file_hash(path: Path) -> str | None:
         return None
 
 
-def assess(refs: Sequence[EvidenceRef], lines_of: DocumentLines, hash_of: FileHash) -> tuple[Freshness, tuple[str, ...]]:
+def assess(refs: Sequence[EvidenceRef], lines_of: DocumentLines, hash_of: FileHash,
+           symbol_of: SymbolState = _unchecked) -> tuple[Freshness, tuple[str, ...]]:
     """The freshness of a record with ``refs`` and its reasons (see the module docstring)."""
     reasons: list[str] = []
     stale = suspect = checked = False
+    narrowed = {r.target.partition("::")[0] for r in refs if r.kind == "symbol"}
     for ref in refs:
         if ref.kind == "passage":
             lines = lines_of(ref.target)
@@ -61,7 +79,23 @@ def assess(refs: Sequence[EvidenceRef], lines_of: DocumentLines, hash_of: FileHa
             if ref.hash is not None and (end > len(lines) or span_hash(lines, start, end) != ref.hash):
                 suspect = True
                 reasons.append(f"passage_changed:{ref.target}")
-        elif ref.kind == "file":
+        elif ref.kind == "symbol":
+            try:
+                state, moved = symbol_of(ref)
+            except LookupError:
+                reasons.append(f"symbol_unchecked:{ref.target}")
+                continue
+            checked = True
+            if state == "removed":
+                stale = True
+                reasons.append(f"symbol_removed:{ref.target}")
+            elif state == "moved":
+                suspect = True
+                reasons.append(f"symbol_moved:{ref.target}->{moved}")
+            elif state == "changed":
+                suspect = True
+                reasons.append(f"symbol_changed:{ref.target}")
+        elif ref.kind == "file" and ref.target not in narrowed:
             try:
                 current = hash_of(ref.target)
             except LookupError:

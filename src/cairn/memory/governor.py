@@ -29,6 +29,11 @@ provenance.asserted           flag     no evidence ref, but written by a person 
 freshness.stale_source        exclude  a bound source is gone
 freshness.suspect_source      flag     a bound source changed since writing (caution)
 freshness.unknown             flag     freshness could not be checked
+freshness.code_changed        flag     a bound code symbol's body changed (by body hash; caution)
+freshness.symbol_moved        flag     a bound code symbol was renamed or moved (caution)
+freshness.symbol_removed      flag     a bound code symbol is gone (with stale_source; caution)
+freshness.file_changed        flag     a bound file's content changed
+freshness.file_removed        flag     a bound file is gone (with stale_source)
 conflict.superseded           exclude  a newer record replaced it
 conflict.contested            exclude  a newer record with the same conflict key is kept
 conflict.contested_kept       flag     newest of a contested group, kept (caution)
@@ -76,6 +81,7 @@ from cairn.contracts.plan import (
 )
 from cairn.errors import ValidationError
 from cairn.memory.records import Freshness, Quality, Visibility
+from cairn.memory.scope import Caller
 
 ConflictState = Literal["none", "superseded", "contested"]
 
@@ -112,15 +118,6 @@ class GovernorSettings:
 
 
 @dataclass(frozen=True, slots=True)
-class Caller:
-    """Who asks: the project they work in (its identity as the memory store records it)
-    and their user name (for personal records)."""
-
-    project: str
-    user: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Candidate:
     """One thing that could be handed to an agent, with everything the governor judges.
 
@@ -146,6 +143,8 @@ class Candidate:
     provenance: tuple[str, ...] = ()
     evidence: int = 0
     freshness: Freshness = "fresh"
+    #: Why it is not fresh, as the memory store says (``symbol_changed:PATH::NAME``, ...).
+    freshness_reasons: tuple[str, ...] = ()
     conflict: ConflictState = "none"
     conflict_key: str | None = None
     quality: Quality = "probation"
@@ -202,6 +201,7 @@ def plan(
     step("scope", lambda s: (_scope(s.cand, caller), ()), listed=False)
     step("provenance", _provenance)
     step("freshness", _freshness)
+    cautions += _code_cautions(excluded)
     contested = _contested(pool)
     step("conflict", lambda s: _conflict(s, contested))
     step("quality", _quality)
@@ -212,8 +212,11 @@ def plan(
                                  else None,
                                  ("pin.pinned",) if s.cand.pinned else ()))
     for state in pool:
+        specific = [code for code in state.reasons if code in _CODE_CAUTIONS]
         for code in state.reasons:
-            if code in _CAUTIONS:
+            if code in _CODE_CAUTIONS:
+                cautions.append(Caution(code=code, key=state.cand.key, message=_code_message(state.cand, code)))
+            elif code in _CAUTIONS and not (specific and code == "freshness.suspect_source"):
                 cautions.append(Caution(code=code, key=state.cand.key, message=_CAUTIONS[code]))
 
     qualified = sorted(pool, key=lambda s: (-s.score, s.cand.key))
@@ -243,7 +246,20 @@ _STEP_ORDER = {"scope": 0, "provenance": 1, "freshness": 2, "conflict": 3, "qual
 _CAUTIONS = {
     "freshness.suspect_source": "a source this item is bound to changed since it was written; check it",
     "conflict.contested_kept": "an older record with the same key disagrees; this newer one is kept",
-    "quality.degraded": "outcome signals degraded this item (failed tests or corrections)",
+    "quality.degraded": "outcome signals degraded this item (failed tests, corrections or changed sources)",
+}
+
+#: Freshness reasons of the memory store (:mod:`cairn.memory.freshness`) -> plan codes.
+_FRESHNESS_CODES = {
+    "symbol_changed": "freshness.code_changed", "symbol_moved": "freshness.symbol_moved",
+    "symbol_removed": "freshness.symbol_removed", "file_changed": "freshness.file_changed",
+    "file_gone": "freshness.file_removed",
+}
+#: Codes whose caution names the code that changed (it replaces the generic one).
+_CODE_CAUTIONS = {
+    "freshness.code_changed": "bound code changed since this was written (by body hash): {}; check it",
+    "freshness.symbol_moved": "bound code was renamed or moved since this was written: {}; check it",
+    "freshness.symbol_removed": "bound code was removed since this was written: {}; this item was left out",
 }
 
 
@@ -266,12 +282,36 @@ def _provenance(state: _State) -> tuple[str | None, tuple[str, ...]]:
     return None, ("provenance.asserted",)
 
 
+def _code_flags(cand: Candidate) -> tuple[str, ...]:
+    """The plan codes of a candidate's freshness reasons, each once, in a fixed order."""
+    found = {_FRESHNESS_CODES[r.split(":", 1)[0]] for r in cand.freshness_reasons
+             if r.split(":", 1)[0] in _FRESHNESS_CODES}
+    return tuple(code for code in _FRESHNESS_CODES.values() if code in found)
+
+
+def _code_message(cand: Candidate, code: str) -> str:
+    prefix = next(k for k, v in _FRESHNESS_CODES.items() if v == code)
+    where = [r.split(":", 1)[1] for r in cand.freshness_reasons if r.split(":", 1)[0] == prefix]
+    return _CODE_CAUTIONS[code].format(", ".join(where))
+
+
+def _code_cautions(excluded: Sequence[tuple[_State, str]]) -> list[Caution]:
+    """Cautions for items left out because bound code was removed (a relevant record that
+    no longer holds is worth knowing about); items that matched nothing are not named."""
+    return [Caution(code="freshness.symbol_removed", key=s.cand.key,
+                    message=_code_message(s.cand, "freshness.symbol_removed"))
+            for s, code in excluded
+            if code == "freshness.stale_source" and s.cand.relevance > 0
+            and "freshness.symbol_removed" in s.reasons]
+
+
 def _freshness(state: _State) -> tuple[str | None, tuple[str, ...]]:
+    flags = _code_flags(state.cand)
     match state.cand.freshness:
         case "stale":
-            return "freshness.stale_source", ()
+            return "freshness.stale_source", flags
         case "suspect":
-            return None, ("freshness.suspect_source",)
+            return None, ("freshness.suspect_source", *flags)
         case "unknown":
             return None, ("freshness.unknown",)
         case "fresh":

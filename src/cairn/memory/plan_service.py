@@ -22,9 +22,10 @@ from cairn.memory.candidates import (
     passage_candidates,
     project_identity,
 )
-from cairn.memory.governor import MAX_BUDGET, Caller, Candidate, GovernorSettings
+from cairn.memory.governor import MAX_BUDGET, Candidate, GovernorSettings
 from cairn.memory.governor import plan as govern
 from cairn.memory.records import Observation
+from cairn.memory.scope import Caller
 
 if TYPE_CHECKING:
     from cairn.retrieval.service import RetrievalService

@@ -25,8 +25,8 @@ Visibility = Literal["personal", "project", "team"]
 VISIBILITIES: tuple[str, ...] = get_args(Visibility)
 
 #: Evidence kinds: a cairn passage (docid + line span + hash), a file with its content
-#: hash, a commit.
-EvidenceKind = Literal["passage", "file", "commit"]
+#: hash, a code symbol with its body hash (:mod:`cairn.memory.requalify`), a commit.
+EvidenceKind = Literal["passage", "file", "symbol", "commit"]
 #: How a piece of evidence bears on a claim.
 EvidenceRelation = Literal["supports", "contradicts", "verifies"]
 
@@ -52,7 +52,9 @@ class EvidenceRef:
     ``passage``: ``target`` is a docid, ``start``/``end`` the 1-based line span and
     ``hash`` the passage text hash at writing time. ``file``: ``target`` is a path
     relative to the project root and ``hash`` its content hash. ``commit``: ``target``
-    is the commit id; ``hash`` is None.
+    is the commit id; ``hash`` is None. ``symbol``: ``target`` is ``PATH::NAME`` (the file
+    relative to the project root, the name within the file), ``hash`` the symbol's body
+    hash in the code snapshot of writing time, ``start``/``end`` its lines there.
     """
 
     kind: EvidenceKind
@@ -71,7 +73,7 @@ class Observation:
     narrative: str
     facts: tuple[str, ...]
     files: tuple[str, ...]        # bound files, relative to the project root
-    symbols: tuple[str, ...]      # bound symbols, "path::Qualified.name"
+    symbols: tuple[str, ...]      # bound symbols: qualified names as `cairn code symbols` lists them
     concepts: tuple[str, ...]
     topic_key: str | None         # upsert key: a new write with the same key is a new revision
     revision: int                 # 1 for the first write, +1 per upsert

@@ -17,11 +17,13 @@ from cairn.memory.records import Claim, Observation
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who asks: the project they work in (see :mod:`cairn.memory.project`) and their
-    user name (``$CAIRN_USER``, else the OS user)."""
+    """Who asks: the project they work in (its identity as the memory store records it,
+    see :mod:`cairn.memory.project`) and their user name (``$CAIRN_USER``, else the OS
+    user; needed for personal records). The store, the service and the pure governor all
+    take this one type."""
 
     project: str
-    user: str | None
+    user: str | None = None
 
 
 def visible(record: Observation | Claim, caller: Caller) -> bool:

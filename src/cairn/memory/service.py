@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from cairn.contracts.memory import (
     MemoryExport,
@@ -48,10 +48,19 @@ from cairn.memory.records import (
     Source,
     Visibility,
 )
+from cairn.memory.requalify import (
+    bind_symbols,
+    code_refresh_signals,
+    index_run_signals,
+    symbol_checker,
+)
 from cairn.memory.scope import Caller, visible
 from cairn.memory.secrets import redact
 from cairn.store.protocol import StoreOpener
 from cairn.text.query import parse_query
+
+if TYPE_CHECKING:
+    from cairn.code.diff import ChangedCode
 
 #: Largest narrative, in UTF-8 bytes: a memory is a note, not a document (capture those).
 MAX_NARRATIVE_BYTES = 16 * 1024
@@ -133,7 +142,12 @@ class MemoryService:
             concepts=concepts, topic_key=topic_key, source=source, visibility=visibility, evidence=evidence,
             observed_at=observed_at)
         store.memory_write([(record, action)], actor=self._user)
-        return MemoryWriteResult(action=action, item=self._item(store, record, info), redactions=redactions)
+        unbound = len(record.symbols) - sum(e.kind == "symbol" for e in record.evidence)
+        hints = [f"{unbound} bound symbol(s) not in a code snapshot of this project: kept by name, not checked "
+                 "(run `cairn code refresh`; name a symbol as `cairn code symbols` lists it, or PATH::NAME)"
+                 ] if unbound > 0 else []
+        return MemoryWriteResult(action=action, item=self._item(store, record, info), redactions=redactions,
+                                 hints=hints)
 
     def memory_import(self, observations: Sequence[dict[str, Any]], *, project: str | None = None) -> int:
         """Store many observations in ONE transaction (a bulk import: a conversation log, a
@@ -190,13 +204,15 @@ class MemoryService:
         refs += tuple(r for r in bind_refs(None, [f"file:{f}" for f in bound
                                                    if root is not None and file_hash(root / f) is not None], root)
                       if r not in refs)
+        symbol_names, symbol_refs = bind_symbols(store, root, lists["symbols"])
+        refs += tuple(r for r in symbol_refs if r not in refs)
         key = _norm(topic_key) if topic_key else None
         if key is not None and len(key) > MAX_TITLE:
             raise ValidationError(f"topic_key: at most {MAX_TITLE} characters")
         now = _now()
         fields = dict(
             type=type, title=texts["title"].strip(), narrative=texts["narrative"], facts=tuple(lists["facts"]),
-            files=tuple(bound), symbols=tuple(lists["symbols"]), concepts=tuple(lists["concepts"]),
+            files=tuple(bound), symbols=symbol_names, concepts=tuple(lists["concepts"]),
             source=cast(Source, source), evidence=refs,
             observed_at=_check_date(observed_at),
         )
@@ -495,12 +511,13 @@ class MemoryService:
                 raise LookupError(path)
             return file_hash(root / path)
 
+        symbol_of = symbol_checker(store, root, [e for r in records for e in r.evidence if e.kind == "symbol"])
         out = []
         for record in records:
             own = signals.get(record.id, [])
             freshness, reasons = assess(record.evidence if record.project == caller.project or root is None
-                                        else tuple(e for e in record.evidence if e.kind != "file"),
-                                        lines_of, hash_of)
+                                        else tuple(e for e in record.evidence if e.kind not in ("file", "symbol")),
+                                        lines_of, hash_of, symbol_of)
             contested = self._contested(store, record, caller)
             out.append(Qualified(record=record, quality=quality_of(own), freshness=freshness,
                                  stale_reasons=reasons, pinned=pinned(own), contested_with=contested))
@@ -510,46 +527,23 @@ class MemoryService:
 
     def note_index_run(self, run_id: int) -> int:
         """After an index run: a source-changed signal for every record whose evidence
-        cites a document the run changed (text changed, renamed away, deleted): passage
-        refs by docid, bound-file refs by the file's path in its project. One indexed
-        lookup per changed document. Returns how many signals were appended."""
+        cites a document the run changed (:func:`cairn.memory.requalify.index_run_signals`).
+        Returns how many signals were appended."""
         store = self._open_store(True)
-        changes = [c for c in store.run_changes(run_id)
-                   if c.kind != "create" and not (c.kind == "update" and c.old_text_hash == c.new_text_hash)]
-        if not changes:
-            return 0
-        signals: list[tuple[str, str, str | None]] = []
-        by_docid: dict[str, str] = {}
-        for change in changes:
-            by_docid.setdefault(change.docid, change.kind)
-        for docid, ids in store.memory_citing("passage", sorted(by_docid)).items():
-            signals += [(rid, "source-changed", f"{by_docid[docid]} of {docid} (index run {run_id})") for rid in ids]
-        roots = {c.name: Path(c.root) for c in store.list_collections()}
-        projects: dict[Path, ProjectInfo] = {}
-        seen = {rid for rid, _, _ in signals}
-        for change in changes:
-            path = change.old_path or change.new_path
-            root = roots.get(change.collection)
-            if path is None or root is None:
-                continue
-            absolute = root / path
-            if absolute.parent not in projects:
-                projects[absolute.parent] = self._project_of(absolute.parent)
-            info = projects[absolute.parent]
-            if info.root is None:
-                continue
-            try:
-                relative = absolute.relative_to(info.root).as_posix()
-            except ValueError:
-                continue
-            ids = store.memory_citing("file", [relative]).get(relative, [])
-            records = store.memory_records(ids) if ids else {}
-            for rid in ids:
-                if rid not in seen and records[rid].project == info.identity:
-                    seen.add(rid)
-                    signals.append((rid, "source-changed", f"{change.kind} of file {relative} (index run {run_id})"))
+        signals = index_run_signals(store, self._project_of, run_id)
         if signals:
             store.memory_write([], signals, actor="indexer")
+        return len(signals)
+
+    def note_code_refresh(self, root: str, old: int, new: int, changed: ChangedCode) -> int:
+        """After a code refresh of ``root`` (snapshot ``old`` -> ``new``): a source-changed
+        signal for every record bound to a file or symbol that changed, naming what and the
+        two snapshots (:func:`cairn.memory.requalify.code_refresh_signals`); appended once
+        per record and snapshot pair. Returns how many were appended."""
+        store = self._open_store(True)
+        signals = code_refresh_signals(store, self._project_of, root, old, new, changed)
+        if signals:
+            store.memory_write([], signals, actor="code-refresh")
         return len(signals)
 
     # --- helpers -----------------------------------------------------------------------

@@ -38,8 +38,9 @@ class CodeStore(Protocol):
         ...
 
     def code_symbols(self, snapshot_id: int, *, path: str | None = None,
-                     qualnames: Sequence[str] | None = None) -> list[Symbol]:
-        """A snapshot's symbols (of one file, or by qualified name), by path and line."""
+                     qualnames: Sequence[str] | None = None, paths: Sequence[str] | None = None) -> list[Symbol]:
+        """A snapshot's symbols (of one file, of several files, or by qualified name), by
+        path and line."""
         ...
 
     def code_edges(self, snapshot_id: int) -> list[Edge]:

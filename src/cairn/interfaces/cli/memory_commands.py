@@ -134,7 +134,9 @@ operation_command(memory, "memory_add", "add", render=_print_write, help=(
                       "or what-changed."),
     field_option(_ADD, "facts", "--fact", metavar="TEXT", help="A short fact (repeatable)."),
     field_option(_ADD, "files", "--file", metavar="PATH", help="A bound file, relative to the project root (repeatable)."),
-    field_option(_ADD, "symbols", "--symbol", metavar="PATH::NAME", help="A bound symbol (repeatable)."),
+    field_option(_ADD, "symbols", "--symbol", metavar="SYMBOL",
+                 help="A bound symbol, as `cairn code symbols` names it (pkg.mod.func) or PATH::NAME; "
+                      "checked by body hash against the code snapshot (repeatable)."),
     field_option(_ADD, "concepts", "--concept", csv=True, metavar="a,b", help="Concepts or tags."),
     field_option(_ADD, "topic_key", metavar="KEY"),
     field_option(_ADD, "source"),

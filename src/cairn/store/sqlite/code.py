@@ -151,7 +151,7 @@ class CodeMixin(Connected):
         return None if row is None else FileEntry(*row)
 
     def code_symbols(self, snapshot_id: int, *, path: str | None = None,
-                     qualnames: Sequence[str] | None = None) -> list[Symbol]:
+                     qualnames: Sequence[str] | None = None, paths: Sequence[str] | None = None) -> list[Symbol]:
         select = ("SELECT qualname, name, kind, path, start_line, end_line, signature_hash, body_hash"
                   " FROM code_symbols WHERE snapshot_id = ?")
         if qualnames is not None:
@@ -161,6 +161,11 @@ class CodeMixin(Connected):
                                           [snapshot_id, *part]).fetchall()
         elif path is not None:
             rows = self.conn.execute(f"{select} AND path = ?", (snapshot_id, path)).fetchall()
+        elif paths is not None:  # one pass over the snapshot's rows for many files
+            rows = []
+            for part in chunks(list(dict.fromkeys(paths))):
+                rows += self.conn.execute(f"{select} AND path IN ({placeholders(part)})",
+                                          [snapshot_id, *part]).fetchall()
         else:
             rows = self.conn.execute(select, (snapshot_id,)).fetchall()
         symbols = [Symbol(*row) for row in rows]
