@@ -62,7 +62,7 @@ def test_labels_evidence_and_splits() -> None:
             assert case["contradicted"] is False
         assert split_of.setdefault(case["note"], case["split"]) == case["split"]
     splits = Counter(split_of.values())
-    assert set(splits) == {"tune", "test", "test2", "test3", "test4"}
+    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5"}
     assert abs(splits["tune"] - splits["test"]) <= 2
     # test2: the second held-out split, written after test had been looked at
     assert splits["test2"] >= 4
@@ -71,3 +71,7 @@ def test_labels_evidence_and_splits() -> None:
     # test4: the fourth held-out split (session 6), five notes of new kinds
     assert splits["test4"] >= 5
     assert sum(c["split"] == "test4" for c in _cases()) >= 150
+    # test5: the fifth held-out split (session 7), weighted to the supported side
+    test5 = [c for c in _cases() if c["split"] == "test5"]
+    assert splits["test5"] >= 4 and len(test5) >= 120
+    assert sum(c["label"] == "supported" for c in test5) >= 60
