@@ -666,6 +666,7 @@ def prepare(collection: EvalCollection, base: Path, args: argparse.Namespace, *,
         changed = sync_files(files, base / "docs" / part)
         if changed:
             print(f"  {collection.name}/{part}: {changed} files written", file=sys.stderr)
+    reroot(home / "indexes" / f"{collection.name}.sqlite", base / "docs")
     ws = cairn.open(home=home, index=collection.name)
     existing = {c.name: c for c in ws.list_collections().collections}
     for part in collection.files:
@@ -695,6 +696,33 @@ def prepare(collection: EvalCollection, base: Path, args: argparse.Namespace, *,
               f" ({result.pending_after} pending); all-time embedding {info['passages']:.0f} passages"
               f" in {info['seconds']:.1f} s", file=sys.stderr)
     return ws, Outcome(collection, passages, index_s, info, embedded_now)
+
+
+def reroot(index_file: Path, docs: Path) -> list[str]:
+    """Point a stored index's collections at ``docs/<collection>`` when their recorded
+    folder is elsewhere (the work folder was copied, or built in a worktree since deleted).
+
+    cairn records a collection's folder as an absolute path and has no "move" operation, so
+    the bench rewrites the one column itself (``collections.root``, the bench's own work
+    index, never a user's). Documents are stored by path relative to that folder, so the
+    following ``ws.index()`` finds them unchanged and nothing is re-embedded. Returns the
+    collections re-rooted."""
+    if not index_file.exists():
+        return []
+    moved = []
+    conn = sqlite3.connect(index_file)
+    try:
+        with conn:
+            for name, root in conn.execute("SELECT name, root FROM collections").fetchall():
+                wanted = str((docs / name).resolve())
+                if root != wanted and (docs / name).is_dir():
+                    conn.execute("UPDATE collections SET root = ? WHERE name = ?", (wanted, name))
+                    moved.append(name)
+    finally:
+        conn.close()
+    if moved:
+        print(f"  {index_file.stem}: re-rooted {', '.join(moved)} under {docs}", file=sys.stderr)
+    return moved
 
 
 def load_runs(collection: EvalCollection, base: Path, modes: Sequence[str]) -> Outcome:

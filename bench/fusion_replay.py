@@ -97,6 +97,7 @@ class Replay:
         import cairn
 
         self.collection = collection
+        er.reroot(home / "indexes" / f"{collection.name}.sqlite", home.parent / "docs")
         self.ws = cairn.open(home=home, index=collection.name)
         self.service = self.ws._retrieval
         self.lexical_memo: dict[tuple[str, Any, int], Any] = {}
