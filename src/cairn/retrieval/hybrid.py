@@ -63,6 +63,8 @@ class HybridSettings:
     #: weights. None: both halves made fast's quality that of default (but for MEDLINE) at
     #: 0.86 x default's time, so fast would no longer be a speed trade.
     fast_feedback: tuple[str, ...] = ()
+    #: Weights ``--fast`` fuses with once its feedback halves ran (None: ``feedback_weights``).
+    fast_feedback_weights: Mapping[str, float] | None = None
     #: Per-query adaptation of the vector-side weights (``vector``, ``vectorx``), see
     #: :func:`adapt_weights`: multiplied by the query's script coverage (the share of its
     #: letters in scripts the embedder was trained on: a Chinese query to the English-only
@@ -102,6 +104,8 @@ class HybridSettings:
                             if self.weights.get(k) != v)
         fast = ",".join(f"{k}={v:g}" for k, v in self.fast_weights.items())
         fast_prf = f",prf={'+'.join(self.fast_feedback)}" if self.fast_feedback else ""
+        if self.fast_feedback and self.fast_feedback_weights is not None:
+            fast_prf += ",w(" + ",".join(f"{k}={v:g}" for k, v in self.fast_feedback_weights.items()) + ")"
         return (f"rrf-5:k={self.rrf_k}:w({weights}):prf({feedback}):fast({fast}{fast_prf})"
                 f":adapt(script,decisive={self.decisive_vector:g})"
                 f":seq(prev={self.sequence_previous:g},next={self.sequence_next:g}"

@@ -211,7 +211,10 @@ class HybridPipeline:
             if shifted is not None:
                 run.rankings["vectorx"] = nearest_candidates(side.matrix, shifted, run.depth, side.allowed)
                 run.stages_run.append("vector-feedback")
-                return adapt_weights(tuning.feedback_weights, coverage=coverage, settings=tuning)
+                after = tuning.feedback_weights
+                if mode == "fast" and tuning.fast_feedback_weights is not None:
+                    after = tuning.fast_feedback_weights
+                return adapt_weights(after, coverage=coverage, settings=tuning)
         return adapted
 
     def _graph_stage(self, run: HybridRun, filters: SearchFilter) -> None:
