@@ -70,10 +70,10 @@ EVAL = SHARED / "eval"
 WORK = REPO / "bench" / ".work"
 DEPTH = 1000  # results asked for (cairn's maximum limit); documents kept after collapsing
 LOCOMO_DEPTH = 200  # recall is measured to 50 turns; 200 keeps offline fusion honest and cheap
-IR_MEASURES = ("nDCG@10", "R@5", "MRR@10", "MAP", "R@100", "P@10")
+IR_MEASURES = ("nDCG@10", "R@5", "R@10", "MRR@10", "MAP", "R@100", "P@10")
 LOCOMO_MEASURES = tuple(f"R@{k}" for k in eval_locomo.CUTOFFS)
 #: Measures of the paired bootstrap (issue 17: hybrid must not fall below bm25 on these).
-PAIRED_IR = ("nDCG@10", "R@5", "MRR@10")
+PAIRED_IR = ("nDCG@10", "R@5", "MRR@10", "R@10")
 PAIRED_LOCOMO = ("R@5", "R@10", "MRR@10")
 #: Modes compared pairwise, (mode, baseline), when both ran.
 PAIRS = (("hybrid", "bm25"), ("hybrid-fast", "bm25"), ("hybrid-fast", "hybrid"), ("vector", "bm25"))
@@ -466,7 +466,7 @@ MODES: dict[str, type[Searcher]] = {
 
 
 _IR = {"nDCG@10": ("nDCG", 10), "R@5": ("R", 5), "MRR@10": ("RR", 10), "MAP": ("AP", None),
-       "R@100": ("R", 100), "P@10": ("P", 10)}
+       "R@100": ("R", 100), "P@10": ("P", 10), "R@10": ("R", 10)}
 
 
 def score_ir_per_query(qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Ranking]) -> dict[str, dict[str, float]]:

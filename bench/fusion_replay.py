@@ -53,17 +53,18 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     # which halves of the feedback round --fast runs (capped, shares then)
     "cand-default": ("default", SHARES_THEN),
     "cand-none": ("fast", {**SHARES_THEN, "fast_feedback": ()}),
-    "cand-text": ("fast", {**SHARES_THEN, "fast_feedback": ("text",)}),
-    "cand-vector": ("fast", {**SHARES_THEN, "fast_feedback": ("vector",)}),
-    "cand-both": ("fast", {**SHARES_THEN, "fast_feedback": ("text", "vector")}),
-    # no feedback round, with the current shares: weights 1 : 1, and the lexical : vector
+    "cand-text": ("fast", {**SHARES_THEN, "fast_feedback": ("text",), "fast_feedback_weights": None}),
+    "cand-vector": ("fast", {**SHARES_THEN, "fast_feedback": ("vector",), "fast_feedback_weights": None}),
+    "cand-both": ("fast", {**SHARES_THEN, "fast_feedback": ("text", "vector"), "fast_feedback_weights": None}),
+    # no feedback round, with the current shares (fast-nofb: fast_weights as they are, 1 : 2/3 since
+    # the second round; it was 1 : 1 when these were measured), and the lexical : vector
     # balance default mode ends with (bm25 1 + bm25x 0.5 against vector 0.5 + vectorx 0.5)
     "fast-nofb": ("fast", {"fast_feedback": ()}),
     "fast-nofb-balanced": ("fast", {"fast_feedback": (), "fast_weights": {"bm25": 1.0, "vector": 2 / 3, "graph": 0.3}}),
     # session 6: --fast with the vector half of the feedback round only (the Rocchio vector
     # search: one more matrix product, no second BM25 query, no passage texts), fused at
     # default's weights (1 : 1/2 + 1/2) or at fast's balance (1 : 1/3 + 1/3)
-    "fast-vfb": ("fast", {"fast_feedback": ("vector",)}),
+    "fast-vfb": ("fast", {"fast_feedback": ("vector",), "fast_feedback_weights": None}),
     "fast-vfb-balanced": ("fast", {"fast_feedback": ("vector",), "fast_feedback_weights": {
         "bm25": 1.0, "vector": 1 / 3, "vectorx": 1 / 3, "graph": 0.3}}),
 }
