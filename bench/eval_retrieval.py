@@ -794,8 +794,8 @@ def run_modes(ws: Any, outcome: Outcome, modes: Sequence[str]) -> None:
 # ------------------------------------------------------------------------------ tables
 
 
-def fmt(value: float, measure: str) -> str:
-    percent = measure == "n" or (measure.startswith("R@") and measure != "R@100")  # LoCoMo: ×100
+def fmt(value: float, measure: str, locomo: bool = True) -> str:
+    percent = measure == "n" or (locomo and measure.startswith("R@") and measure != "R@100")  # LoCoMo: ×100
     return f"{value:.1f}" if percent else f"{value:.4f}"
 
 
@@ -818,7 +818,7 @@ def quality_table(outcomes: Sequence[Outcome], modes: Sequence[str], locomo: boo
     for o in chosen:
         for mode in modes:
             m = o.metrics[mode]
-            row = f"| {o.collection.name} | {mode} | " + " | ".join(fmt(m[x], x) for x in measures) + " |"
+            row = f"| {o.collection.name} | {mode} | " + " | ".join(fmt(m[x], x, locomo) for x in measures) + " |"
             if has_bm25:
                 b = o.metrics["bm25"]
                 row += " " + " | ".join(
