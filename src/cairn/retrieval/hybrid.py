@@ -62,9 +62,10 @@ class HybridSettings:
     #: second FTS query over passage texts; ``vector``: the Rocchio vector search); with any,
     #: the first round fuses at the default weights. None: both halves cost 0.86 x default's
     #: time; the vector half alone at fast's balance (1 : 1/3 + 1/3) was the best candidate on
-    #: the tuning split (Cranfield + LoCoMo conversations 1-2) but took fast from 4.6 x to
-    #: 5.8 x ``search`` in the same run, past the 5 x speed claim, for a gain within noise
-    #: (bench/RESULTS.md, "Retrieval, session 6").
+    #: the tuning split (Cranfield + LoCoMo conversations 1-2) but added 11-24 % to fast's
+    #: time (4.6 x -> 5.8 x ``search`` in one same-run measurement), more than fast's margin
+    #: under the 5 x speed claim, for a gain within noise (bench/RESULTS.md, "Retrieval,
+    #: session 6").
     fast_feedback: tuple[str, ...] = ()
     #: Weights ``--fast`` fuses with once its feedback halves ran (None: ``feedback_weights``).
     fast_feedback_weights: Mapping[str, float] | None = None
