@@ -70,10 +70,10 @@ EVAL = SHARED / "eval"
 WORK = REPO / "bench" / ".work"
 DEPTH = 1000  # results asked for (cairn's maximum limit); documents kept after collapsing
 LOCOMO_DEPTH = 200  # recall is measured to 50 turns; 200 keeps offline fusion honest and cheap
-IR_MEASURES = ("nDCG@10", "R@5", "MRR@10", "MAP", "R@100", "P@10")
+IR_MEASURES = ("nDCG@10", "R@5", "R@10", "MRR@10", "MAP", "R@100", "P@10")
 LOCOMO_MEASURES = tuple(f"R@{k}" for k in eval_locomo.CUTOFFS)
 #: Measures of the paired bootstrap (issue 17: hybrid must not fall below bm25 on these).
-PAIRED_IR = ("nDCG@10", "R@5", "MRR@10")
+PAIRED_IR = ("nDCG@10", "R@5", "MRR@10", "R@10")
 PAIRED_LOCOMO = ("R@5", "R@10", "MRR@10")
 #: Modes compared pairwise, (mode, baseline), when both ran.
 PAIRS = (("hybrid", "bm25"), ("hybrid-fast", "bm25"), ("hybrid-fast", "hybrid"), ("vector", "bm25"))
@@ -160,17 +160,39 @@ class EvalCollection:
             return out
         return score_ir_per_query(self.qrels, run)
 
-    def split(self) -> dict[str, str]:
-        """Query id -> ``tune`` | ``test`` (LoCoMo: by conversation; else alternate queries)."""
+    def split(self, tune: Mapping[str, int | None] | None = None) -> dict[str, str]:
+        """Query id -> ``tune`` | ``test``. Default: LoCoMo by conversation (the first
+        :data:`LOCOMO_TUNE_CONVERSATIONS`), other sets alternate judged queries. With
+        ``tune`` (collection -> None for all its queries, or N for LoCoMo's first N
+        conversations; see :func:`parse_tune`) a named collection tunes and every other one
+        is test only."""
+        judged = ([q.qid for q in self.questions] if self.questions else
+                  [q for q, j in self.qrels.items() if any(r > 0 for r in j.values())])
+        if tune is not None and self.name not in tune:
+            return dict.fromkeys(judged, "test")
         if self.questions:
+            count = tune.get(self.name) if tune is not None else LOCOMO_TUNE_CONVERSATIONS
             conversations = list(dict.fromkeys(q.conversation for q in self.questions))
-            tune = set(conversations[:LOCOMO_TUNE_CONVERSATIONS])
-            return {q.qid: "tune" if q.conversation in tune else "test" for q in self.questions}
-        judged = [q for q, j in self.qrels.items() if any(r > 0 for r in j.values())]
+            chosen = set(conversations[:count] if count is not None else conversations)
+            return {q.qid: "tune" if q.conversation in chosen else "test" for q in self.questions}
+        if tune is not None:
+            return dict.fromkeys(judged, "tune")
         return {q: "tune" if i % 2 == 0 else "test" for i, q in enumerate(judged)}
 
     def breakdown(self, run: Mapping[str, Ranking]) -> dict[str, dict[str, float]]:
         return eval_locomo.score_locomo(self.questions, ids(run)) if self.questions else {}
+
+
+def parse_tune(specs: Sequence[str] | None) -> dict[str, int | None] | None:
+    """``["cranfield", "locomo:2"]`` -> ``{"cranfield": None, "locomo": 2}`` (None: no
+    named split, the default alternate/conversation split)."""
+    if not specs:
+        return None
+    out: dict[str, int | None] = {}
+    for spec in specs:
+        name, _, count = spec.partition(":")
+        out[name] = int(count) if count else None
+    return out
 
 
 def ids(run: Mapping[str, Ranking]) -> dict[str, list[str]]:
@@ -444,7 +466,7 @@ MODES: dict[str, type[Searcher]] = {
 
 
 _IR = {"nDCG@10": ("nDCG", 10), "R@5": ("R", 5), "MRR@10": ("RR", 10), "MAP": ("AP", None),
-       "R@100": ("R", 100), "P@10": ("P", 10)}
+       "R@100": ("R", 100), "P@10": ("P", 10), "R@10": ("R", 10)}
 
 
 def score_ir_per_query(qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Ranking]) -> dict[str, dict[str, float]]:
@@ -493,7 +515,8 @@ def paired_bootstrap(a: Sequence[float], b: Sequence[float], *, resamples: int =
     return sum(diffs) / n, means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
 
 
-def paired_table(outcomes: Sequence[Outcome], modes: Sequence[str]) -> list[str]:
+def paired_table(outcomes: Sequence[Outcome], modes: Sequence[str],
+                 tune: Mapping[str, int | None] | None = None) -> list[str]:
     """Per collection and split: each mode's mean, and mode − baseline with its 95% CI."""
     lines = ["| collection | split | n | measure | " + " | ".join(modes) + " | "
              + " | ".join(f"{a} − {b} [95% CI]" for a, b in PAIRS if a in modes and b in modes) + " |"]
@@ -503,9 +526,11 @@ def paired_table(outcomes: Sequence[Outcome], modes: Sequence[str]) -> list[str]
         locomo = bool(o.collection.questions)
         measures = PAIRED_LOCOMO if locomo else PAIRED_IR
         values = {mode: o.collection.per_query(o.runs[mode]) for mode in modes}
-        split = o.collection.split()
+        split = o.collection.split(tune)
         for part in ("all", "tune", "test"):
             qids = [q for q in split if part == "all" or split[q] == part]
+            if not qids or (part != "all" and len(qids) == len(split)):
+                continue  # a set wholly on one side: its "all" row says it
             for measure in measures:
                 locomo = bool(o.collection.questions) and measure != "MRR@10"
                 vec = {mode: [values[mode][measure][q] for q in qids] for mode in modes}
@@ -666,6 +691,7 @@ def prepare(collection: EvalCollection, base: Path, args: argparse.Namespace, *,
         changed = sync_files(files, base / "docs" / part)
         if changed:
             print(f"  {collection.name}/{part}: {changed} files written", file=sys.stderr)
+    reroot(home / "indexes" / f"{collection.name}.sqlite", base / "docs")
     ws = cairn.open(home=home, index=collection.name)
     existing = {c.name: c for c in ws.list_collections().collections}
     for part in collection.files:
@@ -695,6 +721,33 @@ def prepare(collection: EvalCollection, base: Path, args: argparse.Namespace, *,
               f" ({result.pending_after} pending); all-time embedding {info['passages']:.0f} passages"
               f" in {info['seconds']:.1f} s", file=sys.stderr)
     return ws, Outcome(collection, passages, index_s, info, embedded_now)
+
+
+def reroot(index_file: Path, docs: Path) -> list[str]:
+    """Point a stored index's collections at ``docs/<collection>`` when their recorded
+    folder is elsewhere (the work folder was copied, or built in a worktree since deleted).
+
+    cairn records a collection's folder as an absolute path and has no "move" operation, so
+    the bench rewrites the one column itself (``collections.root``, the bench's own work
+    index, never a user's). Documents are stored by path relative to that folder, so the
+    following ``ws.index()`` finds them unchanged and nothing is re-embedded. Returns the
+    collections re-rooted."""
+    if not index_file.exists():
+        return []
+    moved = []
+    conn = sqlite3.connect(index_file)
+    try:
+        with conn:
+            for name, root in conn.execute("SELECT name, root FROM collections").fetchall():
+                wanted = str((docs / name).resolve())
+                if root != wanted and (docs / name).is_dir():
+                    conn.execute("UPDATE collections SET root = ? WHERE name = ?", (wanted, name))
+                    moved.append(name)
+    finally:
+        conn.close()
+    if moved:
+        print(f"  {index_file.stem}: re-rooted {', '.join(moved)} under {docs}", file=sys.stderr)
+    return moved
 
 
 def load_runs(collection: EvalCollection, base: Path, modes: Sequence[str]) -> Outcome:
@@ -741,8 +794,8 @@ def run_modes(ws: Any, outcome: Outcome, modes: Sequence[str]) -> None:
 # ------------------------------------------------------------------------------ tables
 
 
-def fmt(value: float, measure: str) -> str:
-    percent = measure == "n" or (measure.startswith("R@") and measure != "R@100")  # LoCoMo: ×100
+def fmt(value: float, measure: str, locomo: bool = True) -> str:
+    percent = measure == "n" or (locomo and measure.startswith("R@") and measure != "R@100")  # LoCoMo: ×100
     return f"{value:.1f}" if percent else f"{value:.4f}"
 
 
@@ -765,7 +818,7 @@ def quality_table(outcomes: Sequence[Outcome], modes: Sequence[str], locomo: boo
     for o in chosen:
         for mode in modes:
             m = o.metrics[mode]
-            row = f"| {o.collection.name} | {mode} | " + " | ".join(fmt(m[x], x) for x in measures) + " |"
+            row = f"| {o.collection.name} | {mode} | " + " | ".join(fmt(m[x], x, locomo) for x in measures) + " |"
             if has_bm25:
                 b = o.metrics["bm25"]
                 row += " " + " | ".join(
@@ -875,6 +928,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="offline fusion grid over the bm25 and vector runs (auto: when both ran)")
     parser.add_argument("--from-runs", action="store_true",
                         help="analysis only: rescore the rankings saved by the last run (runs.json), no cairn calls")
+    parser.add_argument("--tune", nargs="+", metavar="SET[:N]",
+                        help="named tuning split: these sets tune (locomo:N = its first N conversations), "
+                             "the rest test (default: alternate queries; LoCoMo's first 3 conversations)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--no-write", action="store_true", help="do not update bench/RESULTS.md")
     parser.add_argument("--chunk-max-tokens", type=int, default=None,
@@ -919,7 +975,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fusion == "on" or (args.fusion == "auto" and {"bm25", "vector"} <= set(modes)):
         fusion_rows = offline_fusion(outcomes, fusion_grid())
 
-    sections = report(outcomes, modes, fusion_rows)
+    sections = report(outcomes, modes, fusion_rows, parse_tune(args.tune))
     if args.json:
         print(json.dumps([
             {
@@ -959,7 +1015,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def report(outcomes: Sequence[Outcome], modes: Sequence[str], fusion_rows: Sequence[FusionRow]) -> list[tuple[str, str]]:
+def report(outcomes: Sequence[Outcome], modes: Sequence[str], fusion_rows: Sequence[FusionRow],
+           tune: Mapping[str, int | None] | None = None) -> list[tuple[str, str]]:
     """``(RESULTS.md section title, Markdown body)`` pairs."""
     label = ", ".join(modes)
     body = quality_table(outcomes, modes, locomo=False)
@@ -980,11 +1037,15 @@ def report(outcomes: Sequence[Outcome], modes: Sequence[str], fusion_rows: Seque
         paired = [
             "Per-query paired comparison on the same queries: mean of each mode, and mode − baseline "
             f"with a 95% percentile bootstrap interval ({RESAMPLES} resamples of the queries, seed {SEED}); "
-            "▲ / ▼: the interval is above / below 0. Splits: NFCorpus, Cranfield and MEDLINE alternate "
-            "their judged queries in file order (1st, 3rd, … = tune; 2nd, 4th, … = test); LoCoMo tunes on "
-            f"its first {LOCOMO_TUNE_CONVERSATIONS} dev conversations and tests on the other two. LoCoMo "
-            "R@k ×100; MRR@10 = reciprocal rank of the first evidence turn in the top 10.",
-            "", *paired_table(outcomes, modes),
+            "▲ / ▼: the interval is above / below 0. " + (
+                "Splits: NFCorpus, Cranfield and MEDLINE alternate "
+                "their judged queries in file order (1st, 3rd, … = tune; 2nd, 4th, … = test); LoCoMo tunes on "
+                f"its first {LOCOMO_TUNE_CONVERSATIONS} dev conversations and tests on the other two. "
+                if tune is None else
+                "Split (`--tune " + " ".join(f"{k}:{v}" if v else k for k, v in tune.items())
+                + "`): the named sets tune (LoCoMo: its first N dev conversations), every other query is test. ")
+            + "LoCoMo R@k ×100; MRR@10 = reciprocal rank of the first evidence turn in the top 10.",
+            "", *paired_table(outcomes, modes, tune),
         ]
         sections.append(("Retrieval paired comparison (tune / test splits)", "\n".join(paired)))
     if modes == ["bm25"] or "bm25" not in modes:

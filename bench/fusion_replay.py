@@ -53,13 +53,20 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     # which halves of the feedback round --fast runs (capped, shares then)
     "cand-default": ("default", SHARES_THEN),
     "cand-none": ("fast", {**SHARES_THEN, "fast_feedback": ()}),
-    "cand-text": ("fast", {**SHARES_THEN, "fast_feedback": ("text",)}),
-    "cand-vector": ("fast", {**SHARES_THEN, "fast_feedback": ("vector",)}),
-    "cand-both": ("fast", {**SHARES_THEN, "fast_feedback": ("text", "vector")}),
-    # no feedback round, with the current shares: weights 1 : 1, and the lexical : vector
+    "cand-text": ("fast", {**SHARES_THEN, "fast_feedback": ("text",), "fast_feedback_weights": None}),
+    "cand-vector": ("fast", {**SHARES_THEN, "fast_feedback": ("vector",), "fast_feedback_weights": None}),
+    "cand-both": ("fast", {**SHARES_THEN, "fast_feedback": ("text", "vector"), "fast_feedback_weights": None}),
+    # no feedback round, with the current shares (fast-nofb: fast_weights as they are, 1 : 2/3 since
+    # the second round; it was 1 : 1 when these were measured), and the lexical : vector
     # balance default mode ends with (bm25 1 + bm25x 0.5 against vector 0.5 + vectorx 0.5)
     "fast-nofb": ("fast", {"fast_feedback": ()}),
     "fast-nofb-balanced": ("fast", {"fast_feedback": (), "fast_weights": {"bm25": 1.0, "vector": 2 / 3, "graph": 0.3}}),
+    # session 6: --fast with the vector half of the feedback round only (the Rocchio vector
+    # search: one more matrix product, no second BM25 query, no passage texts), fused at
+    # default's weights (1 : 1/2 + 1/2) or at fast's balance (1 : 1/3 + 1/3)
+    "fast-vfb": ("fast", {"fast_feedback": ("vector",), "fast_feedback_weights": None}),
+    "fast-vfb-balanced": ("fast", {"fast_feedback": ("vector",), "fast_feedback_weights": {
+        "bm25": 1.0, "vector": 1 / 3, "vectorx": 1 / 3, "graph": 0.3}}),
 }
 
 
@@ -97,6 +104,7 @@ class Replay:
         import cairn
 
         self.collection = collection
+        er.reroot(home / "indexes" / f"{collection.name}.sqlite", home.parent / "docs")
         self.ws = cairn.open(home=home, index=collection.name)
         self.service = self.ws._retrieval
         self.lexical_memo: dict[tuple[str, Any, int], Any] = {}
@@ -170,14 +178,16 @@ def settings_of(changes: Mapping[str, Any]) -> tuple[HybridSettings, bool]:
 
 
 def paired_rows(collection: er.EvalCollection, runs: Mapping[str, er.Run], reference: str,
-                names: Sequence[str]) -> list[str]:
+                names: Sequence[str], tune: Mapping[str, int | None] | None = None) -> list[str]:
     values = {name: collection.per_query(run) for name, run in runs.items()}
-    split = collection.split()
+    split = collection.split(tune)
     locomo = bool(collection.questions)
     measures = er.PAIRED_LOCOMO if locomo else er.PAIRED_IR
     rows = []
     for part in ("tune", "test", "all"):
         qids = [q for q in split if part == "all" or split[q] == part]
+        if not qids or (part != "all" and len(qids) == len(split)):
+            continue  # a set wholly on one side: its "all" row says it
         for measure in measures:
             percent = locomo and measure != "MRR@10"
             ref = [values[reference][measure][q] for q in qids]
@@ -276,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference", default="bm25", help="bm25 or a variant name")
     parser.add_argument("--latency", type=int, default=0, help="time N queries per collection instead")
     parser.add_argument("--json", type=Path, help="write every run's rankings here")
+    parser.add_argument("--tune", nargs="+", metavar="SET[:N]",
+                        help="named tuning split, as in bench.eval_retrieval (default: its alternate split)")
     args = parser.parse_args(argv)
     options = argparse.Namespace(no_titles=False, turn="full", no_sequence=False)
     replays = [Replay(er.LOADERS[name](options), args.work / name / "home") for name in args.collections]
@@ -296,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             runs[name] = replay.run(mode, settings, exact)
             print(f"  {replay.collection.name} {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
-        lines += paired_rows(replay.collection, runs, args.reference, names)
+        lines += paired_rows(replay.collection, runs, args.reference, names, er.parse_tune(args.tune))
         if replay.collection.questions:
             wins += ["", *wins_rows(replay.collection, runs, args.variants)]
         saved[replay.collection.name] = runs

@@ -93,3 +93,26 @@ def test_fast_feedback_runs_the_chosen_halves(ws: Any, notes: Path) -> None:
     text_only = HybridPipeline(ports, HybridSettings(fast_feedback=("text",))).run(
         "backup strategy", filters, 10, mode="fast", graph=False, all_passages=False)
     assert "vector-feedback" not in text_only.stages_run and text_only.stages_run[1] == "vector:int8"
+
+
+@needs_minilm
+def test_fast_feedback_weights_apply_once_fast_feedback_ran(ws: Any, notes: Path) -> None:
+    """``HybridSettings.fast_feedback_weights``: the weights --fast fuses with after its own
+    feedback halves (default mode keeps ``feedback_weights``); they name the fusion version."""
+    from cairn.retrieval.pipeline import HybridPipeline
+
+    ws.add_collection(notes, name="notes")
+    ws.index()
+    ws.embed()
+    store, filters, _ = ws._retrieval.setup(10, [], [], [], None, None)
+    ports = ws._retrieval.pipeline(store).ports
+    after = {"bm25": 1.0, "vector": 0.25, "vectorx": 0.25, "graph": 0.3}
+    settings = HybridSettings(fast_feedback=("vector",), fast_feedback_weights=after)
+    assert settings.fusion_version != HybridSettings(fast_feedback=("vector",)).fusion_version
+    fast = HybridPipeline(ports, settings).run(
+        "backup strategy", filters, 10, mode="fast", graph=False, all_passages=False)
+    assert "vector-feedback" in fast.stages_run and "expand" not in fast.stages_run
+    assert fast.weights is not None and fast.weights.weights == after
+    default = HybridPipeline(ports, settings).run(
+        "backup strategy", filters, 10, mode="default", graph=False, all_passages=False)
+    assert default.weights is not None and default.weights.weights == dict(settings.feedback_weights)

@@ -51,18 +51,24 @@ class HybridSettings:
     feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10})
     #: BM25 is "decisive" when its best document scores this many times the second best.
     strong_signal_ratio: float = 2.0
-    #: Weights of ``--fast`` (no feedback round): the lexical : vector balance default mode
-    #: ends with after its feedback round (bm25 1 + bm25x 0.5 against vector 0.5 + vectorx
-    #: 0.5), derived rather than tuned. At 1 : 1 fast fell 2.6 points of LoCoMo recall@5 and
-    #: 0.022 MRR@10 below default; balanced it is within 0.2 there (bench/RESULTS.md, "Fast
-    #: mode, sequence cap and shares", which also gives its cost on MEDLINE).
+    #: Weights of ``--fast`` when it runs no feedback round (``fast_feedback`` empty): the
+    #: lexical : vector balance default mode ends with after its feedback round (bm25 1 +
+    #: bm25x 0.5 against vector 0.5 + vectorx 0.5), derived rather than tuned. At 1 : 1 fast
+    #: fell 2.6 points of LoCoMo recall@5 and 0.022 MRR@10 below default (bench/RESULTS.md,
+    #: "Fast mode, sequence cap and shares").
     fast_weights: Mapping[str, float] = field(
         default_factory=lambda: {"bm25": 1.0, "vector": 2 / 3, "graph": 0.3})
-    #: Halves of the feedback round ``--fast`` runs too (``text``: the BM25 expansion;
-    #: ``vector``: the Rocchio vector search); with any, ``--fast`` fuses with the default
-    #: weights. None: both halves made fast's quality that of default (but for MEDLINE) at
-    #: 0.86 x default's time, so fast would no longer be a speed trade.
+    #: Halves of the feedback round ``--fast`` runs too (``text``: the BM25 expansion, a
+    #: second FTS query over passage texts; ``vector``: the Rocchio vector search); with any,
+    #: the first round fuses at the default weights. None: both halves cost 0.86 x default's
+    #: time; the vector half alone at fast's balance (1 : 1/3 + 1/3) was the best candidate on
+    #: the tuning split (Cranfield + LoCoMo conversations 1-2) but added 11-24 % to fast's
+    #: time (4.6 x -> 5.8 x ``search`` in one same-run measurement), more than fast's margin
+    #: under the 5 x speed claim, for a gain within noise (bench/RESULTS.md, "Retrieval,
+    #: session 6").
     fast_feedback: tuple[str, ...] = ()
+    #: Weights ``--fast`` fuses with once its feedback halves ran (None: ``feedback_weights``).
+    fast_feedback_weights: Mapping[str, float] | None = None
     #: Per-query adaptation of the vector-side weights (``vector``, ``vectorx``), see
     #: :func:`adapt_weights`: multiplied by the query's script coverage (the share of its
     #: letters in scripts the embedder was trained on: a Chinese query to the English-only
@@ -102,6 +108,8 @@ class HybridSettings:
                             if self.weights.get(k) != v)
         fast = ",".join(f"{k}={v:g}" for k, v in self.fast_weights.items())
         fast_prf = f",prf={'+'.join(self.fast_feedback)}" if self.fast_feedback else ""
+        if self.fast_feedback and self.fast_feedback_weights is not None:
+            fast_prf += ",w(" + ",".join(f"{k}={v:g}" for k, v in self.fast_feedback_weights.items()) + ")"
         return (f"rrf-5:k={self.rrf_k}:w({weights}):prf({feedback}):fast({fast}{fast_prf})"
                 f":adapt(script,decisive={self.decisive_vector:g})"
                 f":seq(prev={self.sequence_previous:g},next={self.sequence_next:g}"

@@ -157,7 +157,8 @@ class HybridPipeline:
                 f"(vector weight x{coverage:.2g}). A multilingual embedder can be configured "
                 "as an OpenAI-compatible endpoint ([embed] backend = \"openai\")")
         # The feedback round: both halves in default and thorough; --fast runs the halves
-        # of ``settings.fast_feedback`` (with the default weights) or none (``fast_weights``).
+        # of ``settings.fast_feedback`` (first round at the default weights, then
+        # ``fast_feedback_weights``) or none (``fast_weights``).
         feedback = tuning.fast_feedback if mode == "fast" else ("text", "vector")
         if strong and feedback:  # the shortcut only matters where there is something to skip
             run.stages_run.append("strong-signal")
@@ -211,7 +212,10 @@ class HybridPipeline:
             if shifted is not None:
                 run.rankings["vectorx"] = nearest_candidates(side.matrix, shifted, run.depth, side.allowed)
                 run.stages_run.append("vector-feedback")
-                return adapt_weights(tuning.feedback_weights, coverage=coverage, settings=tuning)
+                after = tuning.feedback_weights
+                if mode == "fast" and tuning.fast_feedback_weights is not None:
+                    after = tuning.fast_feedback_weights
+                return adapt_weights(after, coverage=coverage, settings=tuning)
         return adapted
 
     def _graph_stage(self, run: HybridRun, filters: SearchFilter) -> None:
