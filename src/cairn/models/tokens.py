@@ -43,10 +43,12 @@ def budget_token_counter() -> TokenCounter:
     tokenizer.no_padding()
     tokenizer.no_truncation()
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:8]
+    # The same ids without the character offsets (tokenizers >= 0.20): half the time.
+    encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
 
     def count(texts: Sequence[str]) -> list[int]:
         if not texts:
             return []
-        return [len(e.ids) for e in tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+        return [len(e.ids) for e in encode(list(texts), add_special_tokens=False)]
 
     return TokenCounter(f"minilm-wordpiece:tok={digest}", count)
