@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.plan_bench                  # 200 LoCoMo questions, budget 800
     .venv/bin/python -m bench.plan_bench --questions 400 --budget 1600
+    .venv/bin/python -m bench.plan_bench --observations 50000 --tasks 100   # the memory store at scale
 
 Store: the LoCoMo index of :mod:`bench.eval_memory` (``bench/.work/locomo``: 2,760 turns
 of 5 conversations, embedded with MiniLM). Each question (every ``len/N``-th, so all five
@@ -14,8 +15,19 @@ conversations and all categories are sampled) runs, interleaved and after a warm
   four ``git`` subprocesses).
 
 Printed: p50 and p95 of each in milliseconds and the ratio of p50s to ``query`` (goal
-``plan`` ≤ 2x). The memory store is not on this branch, so the 50,000-observation scale
-of issue 14 is not measured here: the memory side of a plan adds no candidates.
+``plan`` ≤ 2x). On LoCoMo the memory store is empty: a plan reads passages and git only.
+
+``--observations N``: the store of :mod:`bench.plan_scale` instead (the 7,425 tldr pages
+as collection ``tldr``, embedded, and N real-text observations in the memory store; built
+once under ``bench/.work/plan-scale``, rebuilt when stale). Tasks: ``--tasks`` example
+descriptions of pages sampled evenly (``"<what the example does> with <command>"``).
+First a fresh process (``python -m bench.plan_scale``, run three times: plan first, plan
+first, query first) imports the SDK, opens the workspace and times its first ``plan`` and
+``query`` against warm ones, and lists any file of the home
+that changed across opening and those calls (nothing may be rebuilt or written at
+start-up). Then, in this process from a folder that is not a git checkout, after 5
+warm-up tasks, each task runs interleaved ``ws.query(task, collections=["tldr"])`` and
+``ws.plan(task, budget=B, project=<the store's project>, collections=["tldr"])``.
 """
 
 from __future__ import annotations
@@ -45,7 +57,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--questions", type=int, default=200)
     parser.add_argument("--budget", type=int, default=800)
+    parser.add_argument("--observations", type=int, default=0,
+                        help="Measure on the scale store with this many observations (e.g. 50000).")
+    parser.add_argument("--tasks", type=int, default=100, help="Tasks of the scale run.")
     args = parser.parse_args(argv)
+    if args.observations:
+        return scale(args)
 
     ws, _ = prepare(load_locomo(EVAL / "locomo"), WORK / "locomo", argparse.Namespace(chunk_max_tokens=None),
                     embed=True)
@@ -82,6 +99,90 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {name} | {p50:.1f} | {percentile(values, 0.95):.1f} | {p50 / base:.2f}x |")
     ws.close()
     return 0
+
+
+def scale(args: argparse.Namespace) -> int:
+    """The scale run (``--observations N``): see the module docstring."""
+    import json
+    import subprocess
+
+    from bench import plan_scale
+
+    ws = plan_scale.open_store(args.observations)
+    tasks = scale_tasks(args.tasks)
+    counts = ws._open_store(False).memory_counts()
+    passages = sum(c.passages for c in ws.list_collections().collections)
+    ws.close()
+    outside = tempfile.mkdtemp(prefix="plan-bench-")
+    # As installed: bytecode cached (the first probe writes it, outside the source tree).
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)]),
+           "PYTHONPYCACHEPREFIX": os.path.join(outside, "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    probes = []
+    for first in ("plan", "plan", "query"):  # the first run also writes the bytecode cache
+        done = subprocess.run([sys.executable, "-m", "bench.plan_scale", tasks[0], str(args.budget), outside, first],
+                              capture_output=True, text=True, env=env, cwd=REPO, timeout=600, check=True)
+        probes.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    ws = plan_scale.open_store(args.observations)
+    os.chdir(outside)
+
+    def timed(fn: Callable[[], object]) -> tuple[float, object]:
+        started = time.perf_counter()
+        out = fn()
+        return 1000 * (time.perf_counter() - started), out
+
+    def run_plan(task: str) -> tuple[float, object]:
+        return timed(lambda: ws.plan(task, budget=args.budget, project=plan_scale.PROJECT, collections=["tldr"]))
+
+    def run_query(task: str) -> tuple[float, object]:
+        return timed(lambda: ws.query(task, collections=["tldr"]))
+
+    for task in tasks[:5]:
+        run_query(task), run_plan(task)
+    times: dict[str, list[float]] = {"query": [], "plan": []}
+    considered, handed = [], []
+    for task in tasks:
+        times["query"].append(run_query(task)[0])
+        elapsed, plan = run_plan(task)
+        times["plan"].append(elapsed)
+        memory = [i for i in plan.items if i.kind in ("observation", "claim")]  # type: ignore[attr-defined]
+        considered.append(len(memory))
+        handed.append(sum(i.disposition in ("include", "compact") for i in memory))
+    ws.close()
+    print(f"store: {counts.get('observation_active', 0)} active observations, {passages} passages "
+          f"(collection tldr); {len(tasks)} tasks, budget {args.budget}; load average {os.getloadavg()[0]:.1f}")
+    print(f"memory records per plan: {statistics.mean(considered):.1f} considered, "
+          f"{statistics.mean(handed):.1f} handed over (include or compact), mean")
+    print("| fresh process | import ms | open ms | first plan ms | first query ms | warm plan ms | warm query ms |"
+          " database file unchanged | WAL bytes before → after | files touched |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for n, p in enumerate(probes, 1):
+        print(f"| run {n}, {p['first']} first | {p['import_ms']:.0f} | {p['open_ms']:.1f} | {p['first_plan_ms']:.0f} | "
+              f"{p['first_query_ms']:.0f} | {p['warm_plan_ms']:.0f} | {p['warm_query_ms']:.0f} | "
+              f"{'yes' if p['database_unchanged'] else 'NO'} | {p['wal_bytes'][0]} → {p['wal_bytes'][1]} | "
+              f"{', '.join(c.rsplit('/', 1)[-1] for c in p['changed_files']) or 'none'} |")
+    base = statistics.median(times["query"])
+    print("| operation | p50 ms | p95 ms | p50 / query p50 | p95 / query p95 |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, values in times.items():
+        p50, p95 = statistics.median(values), percentile(values, 0.95)
+        print(f"| {name} | {p50:.1f} | {p95:.1f} | {p50 / base:.2f}x | {p95 / percentile(times['query'], 0.95):.2f}x |")
+    return 0
+
+
+def scale_tasks(n: int) -> list[str]:
+    """``n`` tasks from the tldr pages (every len/n-th page's second example, else its first)."""
+    from bench import plan_scale
+
+    pages = sorted((plan_scale.WORK / "tldr" / "pages").rglob("*.md"))
+    step = max(1, len(pages) // n)
+    tasks = []
+    for page in pages[::step]:
+        lines = page.read_text(encoding="utf-8").splitlines()
+        examples = [ln[2:].rstrip(":") for ln in lines if ln.startswith("- ")]
+        if examples:
+            tasks.append(f"{examples[min(1, len(examples) - 1)]} with {page.stem}")
+    return tasks[:n]
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ The SDK is one call::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # not typing's: every cairn import, the hook's fast path too, would pay for typing
 
 __version__ = "0.1.0"
 

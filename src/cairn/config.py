@@ -6,15 +6,16 @@ resolved values as arguments.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cairn.errors import ValidationError
-
-INDEX_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+from cairn.locations import INDEX_DIR, chosen_home, index_file
+from cairn.locations import (
+    check_index_name as check_index_name,  # re-exported: the workspace checks names
+)
 
 DEFAULT_EMBED: Mapping[str, Any] = {"backend": "onnx-minilm"}
 
@@ -35,11 +36,11 @@ class Paths:
 
     @property
     def index_dir(self) -> Path:
-        return self.data_dir / "indexes"
+        return self.data_dir / INDEX_DIR
 
     def index_file(self, name: str) -> Path:
         """The SQLite file of the index called ``name``."""
-        return self.index_dir / f"{check_index_name(name)}.sqlite"
+        return Path(index_file(self.data_dir, name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,20 +66,11 @@ class Settings:
     serve_token: str | None = None
 
 
-def check_index_name(name: str) -> str:
-    """Validate an index name (it becomes a file name)."""
-    if not INDEX_NAME.match(name):
-        raise ValidationError(
-            f"invalid index name {name!r}: use letters, digits, '.', '_' or '-' (max 64)"
-        )
-    return name
-
-
 def resolve_paths(home: str | Path | None, env: Mapping[str, str]) -> Paths:
     """Resolve data and config locations: explicit ``home``, else ``$CAIRN_HOME``, else platformdirs."""
-    chosen = home if home is not None else env.get("CAIRN_HOME") or None
+    chosen = chosen_home(home, env)
     if chosen is not None:
-        root = Path(chosen).expanduser().resolve()
+        root = Path(chosen)
         return Paths(data_dir=root, config_file=root / "config.toml")
     import platformdirs
 

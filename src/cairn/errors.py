@@ -6,7 +6,9 @@ Faces never show a traceback for a :class:`CairnError`.
 
 from __future__ import annotations
 
-from typing import ClassVar
+TYPE_CHECKING = False  # not typing's: the hook's fast path imports this module, typing costs start-up
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 class CairnError(Exception):

@@ -99,3 +99,37 @@ def test_cli_install_and_status(cairn_home: Path) -> None:
     assert "installed" in run_cli("mcp", "status").stdout
     status_direct = status(McpClientEntry(command="/x", args=[]), home=home, platform="linux")
     assert [r.target for r in status_direct.targets] == list(TARGETS)
+
+
+def test_cli_install_with_hooks(cairn_home: Path) -> None:
+    """``--hooks`` (claude-code): the MCP entry and the agent hooks in one command;
+    idempotent, backed up, refused for clients without hooks and before any write when
+    the settings file is broken."""
+    home = Path.home()  # the autouse fixture points HOME at a temp folder
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"model": "opus"}))
+    result = cli_json("mcp", "install", "--target", "claude-code", "--hooks")
+    assert result["action"] == "created" and result["hooks"]["action"] == "updated"
+    assert Path(result["hooks"]["backup"]).read_text() == json.dumps({"model": "opus"})
+    data = json.loads(settings.read_text())
+    assert data["model"] == "opus"
+    assert set(data["hooks"]) == {"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"}
+    prompt = data["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    assert prompt.endswith(f"--home {cairn_home} hook prompt") and Path(prompt.split()[0]).is_absolute()
+    backups = sorted(p.name for p in home.rglob("*.cairn-backup-*"))
+    again = cli_json("mcp", "install", "--target", "claude-code", "--hooks")
+    assert again["action"] == "unchanged" and again["hooks"]["action"] == "unchanged"
+    assert sorted(p.name for p in home.rglob("*.cairn-backup-*")) == backups  # nothing rewritten
+    assert "hooks for SessionStart" in run_cli("mcp", "install", "--target", "claude-code", "--hooks").stdout
+    assert cli_json("mcp", "install", "--target", "claude-code")["hooks"] is None  # without the flag: untouched
+
+    refused = run_cli("mcp", "install", "--target", "cursor", "--hooks", "--json", check=False)
+    assert refused.returncode == 1 and "invalid_input" in refused.stderr + refused.stdout
+    assert "--hooks" in refused.stderr + refused.stdout
+    assert not (home / ".cursor" / "mcp.json").exists()
+    (home / ".claude.json").unlink()
+    settings.write_text("{broken")
+    broken = run_cli("mcp", "install", "--target", "claude-code", "--hooks", "--json", check=False)
+    assert broken.returncode == 1 and "invalid_input" in broken.stderr + broken.stdout
+    assert not (home / ".claude.json").exists() and settings.read_text() == "{broken"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from cairn.contracts import Contract
+from cairn.contracts.memory import HookInstallResult
 
 McpTarget = Literal["claude-desktop", "claude-code", "cursor", "vscode", "codex"]
 
@@ -29,6 +30,8 @@ class McpInstallResult(Contract):
     entry: McpClientEntry
     #: The whole new file.
     content: str
+    #: The client's hooks (``--hooks``, claude-code): what ``cairn hook install`` wrote.
+    hooks: HookInstallResult | None = None
 
 
 class McpTargetStatus(Contract):

@@ -4,10 +4,14 @@ command line goes to the full CLI (:func:`cairn.interfaces.cli.main`)."""
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Sequence
 
 from cairn.interfaces.hook import HOOK_EVENTS, run_hook
+
+TYPE_CHECKING = False  # not typing's: the hook's fast path starts here
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def _global_options(argv: Sequence[str]) -> tuple[dict[str, str], list[str]] | None:
@@ -39,7 +43,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parsed = _global_options(args)
     if parsed is not None and len(parsed[1]) == 1 and parsed[1][0] in HOOK_EVENTS:
         options, rest = parsed
-        sys.exit(run_hook(rest[0], sys.stdin.read(), options.get("home"), options.get("index", "default")))
+        code = run_hook(rest[0], sys.stdin.read(), options.get("home"), options.get("index", "default"),
+                        exiting=True)
+        # End now: nothing else to clean up, and the index connection is left open on
+        # purpose (no checkpoint on close; see run_hook).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     from cairn.interfaces.cli import main as cli_main
 
     cli_main(args)

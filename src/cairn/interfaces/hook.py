@@ -17,8 +17,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's (nor pathlib): every import here is start-up time of a hook call
+if TYPE_CHECKING:
+    from typing import Any
 
 HOOK_EVENTS = ("session-start", "prompt", "post-edit", "stop")
 #: Largest payload read from stdin, and longest prompt kept.
@@ -75,8 +77,11 @@ def summarise(event: str, raw: str) -> tuple[str | None, str | None, dict[str, o
     return session, cwd, summary
 
 
-def run_hook(event: str, raw: str, home: str | None, index: str) -> int:
-    """Append one event; the exit code (0, or 2 for invalid input)."""
+def run_hook(event: str, raw: str, home: str | None, index: str, *, exiting: bool = False) -> int:
+    """Append one event; the exit code (0, or 2 for invalid input). ``exiting``: the
+    process ends with :func:`os._exit` right after (the console script's fast path), so
+    the index connection is left open and SQLite's checkpoint on close is skipped
+    (:func:`cairn.store.sqlite.events.append_event_fast`)."""
     if event not in HOOK_EVENTS:
         print(f"error: invalid_input: unknown hook event {event!r} (one of {', '.join(HOOK_EVENTS)})",
               file=sys.stderr)
@@ -86,15 +91,16 @@ def run_hook(event: str, raw: str, home: str | None, index: str) -> int:
     except HookInputError as exc:
         print(f"error: invalid_input: {exc}", file=sys.stderr)
         return EXIT_INVALID
-    from cairn.config import resolve_paths
     from cairn.errors import CairnError
 
     try:
-        path = resolve_paths(home, os.environ).index_file(index)
+        path = _index_file(home, index)
         from cairn.store import append_hook_event
 
-        if append_hook_event(path, event, session, cwd, summary) is None:
+        if append_hook_event(path, event, session, cwd, summary, leave_open=exiting) is None:
             # No index yet, or one from before hook events: open it for real (migrates).
+            from pathlib import Path
+
             from cairn.store import open_store
 
             store = open_store(Path(path), create=True)
@@ -107,3 +113,15 @@ def run_hook(event: str, raw: str, home: str | None, index: str) -> int:
         return exc.exit_code
     return 0
 
+
+def _index_file(home: str | None, index: str) -> str:
+    """The index file, by the rule of :func:`cairn.config.resolve_paths`; its dataclasses
+    and pathlib are imported only without an explicit home (the platform's data folder)."""
+    from cairn.locations import chosen_home, index_file
+
+    chosen = chosen_home(home, os.environ)
+    if chosen is not None:
+        return index_file(chosen, index)
+    from cairn.config import resolve_paths
+
+    return str(resolve_paths(None, os.environ).index_file(index))

@@ -22,6 +22,8 @@ from cairn.contracts.memory import HookInstallResult
 from cairn.errors import ValidationError
 from cairn.interfaces.mcp_install import write_config
 
+#: The MCP clients whose hooks cairn can configure (``cairn mcp install --hooks``).
+HOOK_TARGETS = ("claude-code",)
 #: Claude Code event -> (cairn hook event, matcher or None).
 CLAUDE_EVENTS: dict[str, tuple[str, str | None]] = {
     "SessionStart": ("session-start", None),
@@ -29,6 +31,16 @@ CLAUDE_EVENTS: dict[str, tuple[str, str | None]] = {
     "PostToolUse": ("post-edit", "Edit|MultiEdit|Write|NotebookEdit"),
     "Stop": ("stop", None),
 }
+
+
+def hook_command(executable: Path, data_dir: Path, index: str) -> list[str]:
+    """The command line a hook runs: this installation's ``cairn`` console script next to
+    ``executable`` (else ``executable -c`` its entry), with the home and index."""
+    script = executable.parent / "cairn"
+    command = [str(script.absolute())] if script.exists() else [
+        str(executable.absolute()), "-c", "from cairn.interfaces.entry import main; main()"]
+    command += ["--home", str(data_dir)]
+    return command + (["--index", index] if index != "default" else [])
 
 
 def settings_path(home: Path) -> Path:

@@ -418,13 +418,20 @@ class MemoryService:
         fetch = limit * 4
         while True:
             scored = store.memory_search(parsed, [caller.project], fetch, include_archived=include_archived)
-            records = store.memory_records([rid for rid, _ in scored])
-            hits = [(records[rid], score) for rid, score in scored
-                    if visible(records[rid], caller)
-                    and (include_archived or not (isinstance(records[rid], Claim)
-                                                  and cast(Claim, records[rid]).superseded_by))]
-            if len(hits) >= limit or len(scored) < fetch:
-                return hits[:limit]
+            hits: list[tuple[MemoryRecord, float]] = []
+            # Records are read (and their JSON parsed) a page of ``limit`` at a time, only
+            # until ``limit`` of them pass: most searches need the first page only.
+            for start in range(0, len(scored), limit):
+                page = scored[start:start + limit]
+                records = store.memory_records([rid for rid, _ in page])
+                hits += [(records[rid], score) for rid, score in page
+                         if visible(records[rid], caller)
+                         and (include_archived or not (isinstance(records[rid], Claim)
+                                                       and cast(Claim, records[rid]).superseded_by))]
+                if len(hits) >= limit:
+                    return hits[:limit]
+            if len(scored) < fetch:
+                return hits
             fetch *= 4
 
     def recall(self, text: str, caller: Caller, limit: int = 50) -> list[tuple[Qualified, float]]:

@@ -8,10 +8,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 ESTIMATE_NAME = "estimate:ceil(chars/4)"
+#: Words whose counts the tokenizer's counter remembers (emptied when full).
+CACHED_WORDS = 200_000
+#: Characters Python's ``str.split`` treats as whitespace and BERT's normalizer does not
+#: (it drops them, joining their neighbours): a text with one is counted whole.
+_SPLIT_ONLY = re.compile("[\x0b\x0c\x1c-\x1f\x85\u2028\u2029]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +49,37 @@ def budget_token_counter() -> TokenCounter:
     tokenizer.no_padding()
     tokenizer.no_truncation()
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:8]
+    # The same ids without the character offsets (tokenizers >= 0.20): half the time.
+    encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
+
+    words: dict[str, int] = {}
 
     def count(texts: Sequence[str]) -> list[int]:
-        if not texts:
-            return []
-        return [len(e.ids) for e in tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+        # The BERT normalizer acts character by character and the pre-tokenizer splits at
+        # whitespace first, so a text's count is the sum of its whitespace-separated
+        # words' counts when both sides agree on what whitespace is (checked equal on
+        # 153,899 texts: ../shared's tldr, NFCorpus, LoCoMo and CJK text, and every
+        # character up to U+2FFF between words; tests/models/test_tokens.py). Each
+        # distinct word is tokenized once per process; a text with _SPLIT_ONLY goes whole.
+        plain = {i for i, text in enumerate(texts) if not _SPLIT_ONLY.search(text)}
+        out = [0] * len(texts)
+        if plain:
+            needed = {w for i in plain for w in texts[i].split()}
+            known = {w: n for w in needed if (n := words.get(w)) is not None}
+            missing = [w for w in needed if w not in known]
+            if missing:
+                counted = dict(zip(missing, (len(e.ids) for e in encode(missing, add_special_tokens=False)),
+                                   strict=True))
+                if len(words) + len(counted) > CACHED_WORDS:
+                    words.clear()
+                words.update(counted)
+                known.update(counted)
+            for i in plain:
+                out[i] = sum(known[w] for w in texts[i].split())
+        others = [i for i in range(len(texts)) if i not in plain]
+        if others:
+            for i, e in zip(others, encode([texts[i] for i in others], add_special_tokens=False), strict=True):
+                out[i] = len(e.ids)
+        return out
 
     return TokenCounter(f"minilm-wordpiece:tok={digest}", count)

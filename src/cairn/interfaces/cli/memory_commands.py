@@ -227,14 +227,9 @@ def hook_install(state: State, dry_run: bool, fmt: str | None) -> None:
     from pathlib import Path
 
     from cairn.interfaces.cli import emit_json
-    from cairn.interfaces.hook_install import install_hooks
+    from cairn.interfaces.hook_install import hook_command, install_hooks
 
-    script = Path(sys.executable).parent / "cairn"
-    command = [str(script.absolute())] if script.exists() else [
-        str(Path(sys.executable).absolute()), "-c", "from cairn.interfaces.entry import main; main()"]
-    command += ["--home", str(state.workspace.paths.data_dir)]
-    if state.index != "default":
-        command += ["--index", state.index]
+    command = hook_command(Path(sys.executable), state.workspace.paths.data_dir, state.index)
     result = install_hooks(command, home=Path.home(), dry_run=dry_run)
     if fmt == "json":
         return emit_json(result)

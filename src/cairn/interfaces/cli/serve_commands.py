@@ -218,25 +218,45 @@ def _entry(state: State, enable_write: bool) -> McpClientEntry:
 @click.option("--name", default="cairn", show_default=True, help="Server name in the client's config.")
 @click.option("--enable-write", is_flag=True, help="Let the client use the write tools.")
 @click.option("--dry-run", is_flag=True, help="Print the new file; change nothing.")
+@click.option("--hooks", is_flag=True,
+              help="Also add cairn's agent hooks (claude-code: ~/.claude/settings.json, as `cairn hook install`).")
 @output_options()
 @pass_state
-def mcp_install(state: State, target: str, name: str, enable_write: bool, dry_run: bool, fmt: str | None) -> None:
+def mcp_install(state: State, target: str, name: str, enable_write: bool, dry_run: bool, hooks: bool,
+                fmt: str | None) -> None:
     """Add cairn to an AI client's MCP config (other servers kept; old file backed up)."""
+    from cairn.errors import ValidationError
+    from cairn.interfaces.hook_install import HOOK_TARGETS, hook_command, install_hooks
     from cairn.interfaces.mcp_install import install
 
+    command = hook_command(Path(sys.executable), state.workspace.paths.data_dir, state.index)
+    if hooks:
+        if target not in HOOK_TARGETS:
+            raise ValidationError(f"--hooks: {target} has no hooks cairn can configure "
+                                  f"(only {', '.join(HOOK_TARGETS)})")
+        install_hooks(command, home=Path.home(), dry_run=True)  # a broken settings file stops us before any write
     result = install(target, _entry(state, enable_write), home=Path.home(), platform=sys.platform,  # type: ignore[arg-type]
                      name=name, dry_run=dry_run)
+    if hooks:
+        result = result.model_copy(update={"hooks": install_hooks(command, home=Path.home(), dry_run=dry_run)})
     if fmt == "json":
         return emit_json(result)
     if dry_run:
         click.echo(f"# {result.path} ({result.action}, dry run: nothing written)")
         click.echo(result.content, nl=False)
+        if result.hooks is not None:
+            click.echo(f"# {result.hooks.path} ({result.hooks.action}, dry run: nothing written)")
+            click.echo(result.hooks.content, nl=False)
         return None
     click.echo(f"{result.action} {result.path}: server {result.server_name!r} → "
                f"{result.entry.command} {' '.join(result.entry.args)}")
     if result.backup:
         click.echo(f"previous file saved as {result.backup}")
-    if result.action != "unchanged":
+    if result.hooks is not None:
+        click.echo(f"{result.hooks.action} {result.hooks.path}: hooks for {', '.join(result.hooks.events)}")
+        if result.hooks.backup:
+            click.echo(f"previous file saved as {result.hooks.backup}")
+    if result.action != "unchanged" or (result.hooks is not None and result.hooks.action != "unchanged"):
         click.echo(f"restart {target} to load it")
     return None
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not typing's: the hook's fast path imports this package
 if TYPE_CHECKING:
+    from typing import Any
+
     from cairn.store.sqlite.store import SQLiteStore, check_fts5
 
 __all__ = ["SQLiteStore", "check_fts5"]
