@@ -12,6 +12,7 @@ and links out of the root are recorded per file with a reason.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import stat
 import subprocess
@@ -47,13 +48,14 @@ def registered_providers() -> list[CodeProvider]:
     except ImportError:  # without it, TypeScript/JavaScript files are listed as skipped
         return found
     found.append(TypeScriptProvider())
-    try:
-        import tree_sitter_go  # noqa: F401
-
-        from cairn.code.golang import GoProvider
-    except ImportError:
-        return found
-    found.append(GoProvider())
+    for grammar, module, provider in (("tree_sitter_go", "golang", "GoProvider"),
+                                      ("tree_sitter_rust", "rust", "RustProvider"),
+                                      ("tree_sitter_java", "java", "JavaProvider")):
+        try:
+            importlib.import_module(grammar)
+        except ImportError:  # listed as skipped with "no provider for ..."
+            continue
+        found.append(getattr(importlib.import_module(f"cairn.code.{module}"), provider)())
     return found
 
 
@@ -351,6 +353,11 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
                 for s in facts.symbols
             )
         edges.extend(resolution.edges)
+        confidence = dict(provider.confidence)
+        if resolution.unresolved is not None:
+            among = "" if targets is None else f" (among the {len(targets)} files re-resolved by this incremental refresh)"
+            confidence["unresolved_imports"] = (f"{resolution.unresolved} imports{among} name code outside "
+                                                "the project; counted, no edge")
         mine = [e for e in entries.values() if e.path in owner and owner[e.path] is provider]
         coverage.append(Coverage(
             provider.name,
@@ -358,7 +365,7 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
             files_failed=sum(e.status == "failed" for e in mine),
             files_skipped=tuple((e.path, e.reason) for e in mine if e.status == "skipped"),
             relation_kinds=provider.relation_kinds,
-            confidence=dict(provider.confidence),
+            confidence=confidence,
         ))
     unclaimed = tuple((e.path, e.reason) for e in entries.values() if e.path not in owner)
     coverage.append(Coverage("none", 0, 0, unclaimed, (), {

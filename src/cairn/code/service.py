@@ -206,7 +206,7 @@ class CodeService:
             starts = [target] + [s.qualname for s in store.code_symbols(snap.id, path=symbols[0].path)
                                  if s.qualname.startswith(target + ".") and symbols[0].kind != "module"]
         else:
-            if not any(ch in target for ch in "/\\") and not target.endswith((".py", ".ts", ".tsx", ".js", ".jsx")):
+            if not any(ch in target for ch in "/\\") and not target.endswith((".py", ".ts", ".tsx", ".js", ".jsx", ".go", ".rs", ".java")):
                 raise NotFoundError(f"no symbol {target!r} in snapshot {snap.id} (give a path or a qualified name)")
             rel = self._file(store, snap, target)
             starts = [s.qualname for s in store.code_symbols(snap.id, path=rel)]

@@ -44,6 +44,10 @@ _TWINS = {".js": (".ts", ".tsx", ".d.ts"), ".jsx": (".tsx",), ".mjs": (".mts",),
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
 
 
+#: Comment node types (``line_comment``/``block_comment`` in the Rust and Java grammars).
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+
+
 def _hash(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
@@ -54,7 +58,7 @@ def _tokens(node: Any, skip: Any = None) -> str:
     stack = [node]
     while stack:
         current = stack.pop()
-        if current is skip or current.type == "comment":
+        if current is skip or current.type in _COMMENTS:
             continue
         if current.child_count == 0:
             out.append(current.text.decode("utf-8", "replace"))
