@@ -55,6 +55,9 @@ public class Cart extends Base implements Priced {
     a = read_java(b"class A { int f() {\n // why\n return 1; } }").symbols[1].body_hash
     assert a == read_java(b"class A { int f() { return 1; } }").symbols[1].body_hash
     assert a != read_java(b"class A { int f() { return 2; } }").symbols[1].body_hash
+    # a type's body hash leaves out its methods (they have their own)
+    assert (read_java(b"class A { int x; int f() { return 1; } }").symbols[0].body_hash
+            == read_java(b"class A { int x; int f() { return 2; } }").symbols[0].body_hash)
 
 
 def test_bad_input_is_recorded() -> None:

@@ -2,7 +2,8 @@
 
 Symbols: classes, interfaces, enums, records and annotation types (nested ones named
 ``Outer.Inner``), methods (``Type.method``) and constructors (``Type.<init>``), overloads
-numbered (``Type.run#2``); hashes are over the tokens, so comments and layout do not count.
+numbered (``Type.run#2``); hashes are over the tokens, so comments and layout do not count,
+and a type's body hash leaves out its methods and nested types (they have their own).
 A module is a file, named by its path.
 
 Resolution, as javac does with a source path: each file's ``package`` declaration places
@@ -28,6 +29,8 @@ _TYPES: dict[str, SymbolKind] = {
     "class_declaration": "class", "enum_declaration": "class", "record_declaration": "class",
     "interface_declaration": "type", "annotation_type_declaration": "type",
 }
+#: Left out of a type's body hash: its members are symbols hashed on their own.
+_MEMBERS = frozenset({*_TYPES, "method_declaration", "constructor_declaration", "compact_constructor_declaration"})
 _BODIES = ("class_body", "interface_body", "enum_body", "annotation_type_body", "enum_body_declarations")
 
 
@@ -47,7 +50,8 @@ class _Reader:
         if count > 1:
             name = f"{name}#{count}"
         self.symbols.append(SymbolFact(name, kind, node.start_point[0] + 1, node.end_point[0] + 1,
-                                       _hash(_tokens(node, skip=body)), _hash(_tokens(body) if body else "")))
+                                       _hash(_tokens(node, skip=body)),
+                                       _hash(_tokens(body, members=_MEMBERS) if body else "")))
 
     def read(self, root: Any) -> None:
         for node in root.named_children:

@@ -4,7 +4,10 @@ Symbols: functions, structs, enums, unions, traits, type aliases, constants and 
 inline ``mod`` blocks (kind ``namespace``, their items named ``inner.item``), methods of
 ``impl`` blocks (named ``Type.method``) and of traits (``Trait.method``), and
 ``macro_rules!`` macros (``name!``); hashes are over the tokens, so comments and layout do
-not count. A module is a file, named by its path.
+not count (a trait's or inline module's body hash leaves out its items, which have their
+own). Items written inside macro invocations at item level (``cfg_if!``, tokio's
+``cfg_rt! { pub mod runtime; }``) are read as items: rustc sees them after expansion.
+A module is a file, named by its path.
 
 Resolution, as rustc does within a crate: the crate roots are ``src/lib.rs``,
 ``src/main.rs``, ``src/bin/*.rs`` (and ``src/bin/*/main.rs``), and the files of ``tests/``,
@@ -31,6 +34,10 @@ from cairn.code.typescript import _hash, _tokens
 
 #: ImportFact.level for a ``mod foo;`` declaration (``0`` is a ``use`` path).
 MOD_DECLARATION = 1
+#: Left out of a trait's or inline module's body hash: its items are symbols of their own.
+_MEMBERS = frozenset({"function_item", "function_signature_item", "struct_item", "enum_item", "union_item",
+                      "type_item", "trait_item", "impl_item", "const_item", "static_item", "mod_item",
+                      "macro_definition"})
 _EXTERNAL_ROOTS = frozenset({"std", "core", "alloc", "proc_macro", "test"})
 
 
@@ -89,9 +96,10 @@ class _Reader:
         if count > 1:
             name = f"{name}#{count}"
         self.symbols.append(SymbolFact(name, kind, node.start_point[0] + 1, node.end_point[0] + 1,
-                                       _hash(_tokens(node, skip=body)), _hash(_tokens(body) if body else "")))
+                                       _hash(_tokens(node, skip=body)),
+                                       _hash(_tokens(body, members=_MEMBERS) if body else "")))
 
-    def read(self, block: Any, scope: str) -> None:
+    def read(self, block: Any, scope: str, depth: int = 0) -> None:
         """The items of a file or an inline module (``scope``: its dotted name, or ``""``)."""
         prefix = f"{scope}." if scope else ""
         path_attr: str | None = None
@@ -123,13 +131,28 @@ class _Reader:
                                                    node.start_point[0] + 1))
                 else:
                     self.add(node, prefix + name, "namespace", body)
-                    self.read(body, prefix + name)
+                    self.read(body, prefix + name, depth)
+            elif kind == "macro_invocation" and depth < _MACRO_DEPTH:
+                self.expand(node, scope, depth + 1)
+            elif depth and kind in _MACRO_BLOCKS:  # ``if #[cfg(unix)] { mod unix; } else { ... }``
+                self.read(node, scope, depth)
             elif kind == "use_declaration":
                 argument = node.child_by_field_name("argument")
                 if argument is not None:
                     for used in dict.fromkeys(_use_paths(argument, "")):
                         self.imports.append(ImportFact(used, scope or None, None, 0, node.start_point[0] + 1))
             path_attr = None
+
+    def expand(self, node: Any, scope: str, depth: int) -> None:
+        """Read a macro invocation's token tree as items, at their own lines."""
+        tree = next((c for c in reversed(node.named_children) if c.type == "token_tree"), None)
+        if tree is None:
+            return
+        inner = tree.text[1:-1]
+        if not any(word in inner for word in (b"mod ", b"use ", b"fn ", b"struct ", b"enum ", b"impl", b"trait ")):
+            return
+        padded = b"\n" * tree.start_point[0] + b" " * (tree.start_point[1] + 1) + inner
+        self.read(_parser().parse(padded).root_node, scope, depth)
 
     def members(self, body: Any, owner: str) -> None:
         if body is None:
@@ -148,6 +171,20 @@ def _path_attribute(node: Any) -> str | None:
     return None
 
 
+#: How deep macro invocations (and the error-recovered blocks inside them) are read.
+_MACRO_DEPTH = 4
+#: Nodes a macro body's items may sit in once read as Rust (``cfg_if!``'s if/else blocks).
+_MACRO_BLOCKS = frozenset({"ERROR", "declaration_list", "expression_statement", "if_expression", "block",
+                           "else_clause"})
+
+
+def _parser() -> Any:
+    import tree_sitter_rust
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_rust.language()))
+
+
 def read_rust(data: bytes) -> FileFacts:
     """The facts of one Rust file's bytes (never raises)."""
     if b"\0" in data[:8192]:
@@ -156,10 +193,7 @@ def read_rust(data: bytes) -> FileFacts:
         data.decode("utf-8")
     except UnicodeDecodeError:
         return FileFacts("skipped", "not UTF-8 text")
-    import tree_sitter_rust
-    from tree_sitter import Language, Parser
-
-    tree = Parser(Language(tree_sitter_rust.language())).parse(data)
+    tree = _parser().parse(data)
     reader = _Reader()
     reader.read(tree.root_node, "")
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
@@ -273,10 +307,10 @@ class _Tree:
             return ""
         home = self.home.get(file)
         first = segments[0]
-        if home is None:
+        if home is None:  # a file no module tree reaches: its own crate is unknown
             if first in self.libraries:
                 return self._descend(self.libraries[first], (), segments[1:])
-            return None
+            return "" if first in ("crate", "self", "super") or not first[:1].islower() else None
         root, own = home
         current = own + (tuple(imp.name.split(".")) if imp.name else ())
         if first == "crate":
