@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 from cairn.code.model import Coverage, Edge, FileEntry, FileFacts, SnapshotWrite, Symbol, SymbolFact
 from cairn.store.protocol import Store
 from tests.store.conftest import OpenStore
@@ -74,3 +77,28 @@ def test_incremental_copies_and_edge_queries(store: Store) -> None:
     second = store.write_code_snapshot(copied, keep=5)
     assert (second.symbols, second.edges) == (2, 3)
     assert {s.qualname for s in store.code_symbols(second.id)} == {"a", "a.f"}
+
+
+def test_migration_11_keeps_existing_edges(tmp_path: Path) -> None:
+    """Snapshots written before edges were clustered keep their edges after the upgrade."""
+    from cairn.store.sqlite.store import SQLiteStore
+
+    first = SQLiteStore(tmp_path / "index.sqlite")
+    sid = first.write_code_snapshot(snapshot("/p", 1), keep=5).id
+    first.close()
+    conn = sqlite3.connect(tmp_path / "index.sqlite")
+    with conn:  # back to the layout of migration 9: a rowid table and an index on target
+        conn.executescript(
+            "DROP INDEX code_symbols_path; ALTER TABLE code_edges RENAME TO old_edges;"
+            "CREATE TABLE code_edges (snapshot_id INTEGER NOT NULL REFERENCES code_snapshots(id) ON DELETE CASCADE,"
+            " kind TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL);"
+            "INSERT INTO code_edges SELECT * FROM old_edges; INSERT INTO code_edges SELECT * FROM old_edges;"
+            "DROP TABLE old_edges; CREATE INDEX code_edges_target ON code_edges(snapshot_id, target);"
+            "DELETE FROM migrations WHERE version = 11;")
+    conn.close()
+    upgraded = SQLiteStore(tmp_path / "index.sqlite")
+    assert upgraded.schema_version == 11
+    assert sorted(upgraded.code_edges(sid), key=lambda e: e.target) == [
+        Edge("import", "a", "b", "a.py", 1), Edge("call", "a.f", "b.g", "a.py", 2)]  # duplicates folded
+    assert upgraded.code_edges_into(sid, ["b"]) == {"b": [Edge("import", "a", "b", "a.py", 1)]}
+    upgraded.close()

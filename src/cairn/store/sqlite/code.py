@@ -45,7 +45,7 @@ class CodeMixin(Connected):
                 " file_count, symbol_count, edge_count, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (snapshot.root, snapshot.git_revision, snapshot.fingerprint, int(snapshot.complete),
                  snapshot.reason, coverage_to_json(snapshot.coverage), len(snapshot.files),
-                 len(snapshot.symbols), len(snapshot.edges), utcnow()),
+                 len(snapshot.symbols), len(set(snapshot.edges)), utcnow()),
             )
             sid = int(cur.lastrowid or 0)
             conn.executemany(
@@ -59,7 +59,7 @@ class CodeMixin(Connected):
                   s.body_hash) for s in snapshot.symbols],
             )
             conn.executemany(
-                "INSERT INTO code_edges VALUES (?,?,?,?,?,?)",
+                "INSERT OR IGNORE INTO code_edges VALUES (?,?,?,?,?,?)",
                 [(sid, e.kind, e.source, e.target, e.path, e.line) for e in snapshot.edges],
             )
             if snapshot.copy_from is not None:
@@ -93,7 +93,7 @@ class CodeMixin(Connected):
             "SELECT path FROM code_files WHERE snapshot_id = ?", (snapshot.copy_from,))}
         tables = (("code_symbols", "qualname, name, kind, path, start_line, end_line, signature_hash, body_hash",
                    snapshot.copy_symbols, "INSERT OR IGNORE"),
-                  ("code_edges", "kind, source, target, path, line", snapshot.copy_edges, "INSERT"))
+                  ("code_edges", "kind, source, target, path, line", snapshot.copy_edges, "INSERT OR IGNORE"))
         for table, columns, copied, insert in tables:
             left_out = sorted(paths - set(copied))
             select = f"{insert} INTO {table} SELECT ?, {columns} FROM {table} WHERE snapshot_id = ?"
