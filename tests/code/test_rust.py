@@ -112,3 +112,14 @@ def test_module_tree_and_use_paths_resolve_like_rustc(tmp_path: Path) -> None:
     assert rust.confidence["unresolved_imports"].startswith("2 imports")
     broken = next(f for f in result.files if f.path == "src/broken.rs")
     assert broken.status == "parsed" and "syntax errors" in broken.reason
+
+
+def test_without_the_grammar_files_are_skipped_with_an_install_hint(tmp_path: Path) -> None:
+    from cairn.code.python import PythonProvider
+    from cairn.code.scan import scan
+
+    write(tmp_path, {"src/lib.rs": "mod a;\n", "Main.java": "class Main {}\n", "x.py": "import os\n"})
+    result = scan(tmp_path, prior={}, load_facts=lambda keys: {}, providers=[PythonProvider()])
+    status = {f.path: (f.status, f.reason) for f in result.files}
+    assert status["src/lib.rs"] == ("skipped", "no provider for rust (install the code extra: pip install 'cairn[code]')")
+    assert status["Main.java"][1].endswith("pip install 'cairn[code]')")

@@ -102,3 +102,6 @@ UNSUPPORTED_CODE: dict[str, str] = {
     ".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".cts": "typescript",
     ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
 }
+#: Languages the ``code`` extra's grammars read: without it, their files say how to get it.
+CODE_EXTRA_LANGUAGES = frozenset({"typescript", "javascript", "go", "rust", "java"})
+CODE_EXTRA_HINT = "pip install 'cairn[code]'"

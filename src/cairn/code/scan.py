@@ -21,7 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cairn.code.model import MAX_FILE_BYTES, Coverage, Edge, FileEntry, FileFacts, Symbol
-from cairn.code.provider import UNSUPPORTED_CODE, CodeProvider, ProjectView
+from cairn.code.provider import (
+    CODE_EXTRA_HINT,
+    CODE_EXTRA_LANGUAGES,
+    UNSUPPORTED_CODE,
+    CodeProvider,
+    ProjectView,
+)
 
 #: Directory names never walked: version control, dependencies, caches, virtualenvs.
 IGNORED_DIRS = frozenset({
@@ -260,8 +266,9 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
         suffix = os.path.splitext(found.path)[1].lower()
         if suffix not in by_suffix:
             language = UNSUPPORTED_CODE[suffix]
+            hint = f" (install the code extra: {CODE_EXTRA_HINT})" if language in CODE_EXTRA_LANGUAGES else ""
             entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, "", language,
-                                            "skipped", f"no provider for {language}")
+                                            "skipped", f"no provider for {language}{hint}")
             continue
         provider, language = by_suffix[suffix]
         owner[found.path] = provider
