@@ -425,29 +425,52 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX code_facts_hash ON code_facts(content_hash);
         """,
     ),
-    # Code graph, impact speed (issue 15): edges clustered by (snapshot, target), so the
-    # edges into a node sit together on disk and come back in the walk's order without a
-    # sort; no separate index and no rowid (smaller than the table plus its index). Existing
-    # snapshots are kept (their rows copied over).
+    # Code graph (issue 15): a snapshot's manifest names, per file, a content-addressed set
+    # of symbol rows and one of edge rows, so snapshots share what did not change. Edge sets
+    # are keyed by target first (impact reads the edges into nodes); symbols are found by
+    # qualified name or by file. Existing snapshots are kept: each of their files becomes
+    # its own set ("m<snapshot>:<path>"), shared by nothing; new snapshots share.
     Migration(
         11,
-        "code graph: edges clustered by snapshot and target (WITHOUT ROWID), symbols indexed by path",
+        "code graph: symbols and edges in content-addressed per-file sets shared between snapshots",
         """
-        CREATE TABLE code_edges_clustered (
-            snapshot_id INTEGER NOT NULL REFERENCES code_snapshots(id) ON DELETE CASCADE,
+        CREATE TABLE code_symbol_sets (
+            set_id TEXT NOT NULL,
+            qualname TEXT NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            path TEXT NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            signature_hash TEXT NOT NULL,
+            body_hash TEXT NOT NULL,
+            PRIMARY KEY (set_id, qualname)
+        ) WITHOUT ROWID;
+        CREATE INDEX code_symbol_sets_qualname ON code_symbol_sets(qualname);
+        CREATE TABLE code_edge_sets (
+            set_id TEXT NOT NULL,
             kind TEXT NOT NULL,              -- import | call | reference
             source TEXT NOT NULL,
             target TEXT NOT NULL,
             path TEXT NOT NULL,
             line INTEGER NOT NULL,
-            PRIMARY KEY (snapshot_id, target, source, kind, path, line)
+            PRIMARY KEY (set_id, target, source, kind, path, line)
         ) WITHOUT ROWID;
-        INSERT OR IGNORE INTO code_edges_clustered SELECT snapshot_id, kind, source, target, path, line
-            FROM code_edges;
+        CREATE INDEX code_edge_sets_target ON code_edge_sets(target);
+        ALTER TABLE code_files ADD COLUMN symbol_set TEXT NOT NULL DEFAULT '';
+        ALTER TABLE code_files ADD COLUMN edge_set TEXT NOT NULL DEFAULT '';
+        INSERT OR IGNORE INTO code_symbol_sets SELECT 'm' || snapshot_id || ':' || path, qualname, name, kind,
+            path, start_line, end_line, signature_hash, body_hash FROM code_symbols;
+        INSERT OR IGNORE INTO code_edge_sets SELECT 'm' || snapshot_id || ':' || path, kind, source, target,
+            path, line FROM code_edges;
+        UPDATE code_files SET symbol_set = 'm' || snapshot_id || ':' || path
+            WHERE (snapshot_id, path) IN (SELECT DISTINCT snapshot_id, path FROM code_symbols);
+        UPDATE code_files SET edge_set = 'm' || snapshot_id || ':' || path
+            WHERE (snapshot_id, path) IN (SELECT DISTINCT snapshot_id, path FROM code_edges);
+        DROP TABLE code_symbols;
         DROP TABLE code_edges;
-        ALTER TABLE code_edges_clustered RENAME TO code_edges;
-        -- A file's symbols (impact of a path, `code symbols PATH`) without a snapshot scan.
-        CREATE INDEX code_symbols_path ON code_symbols(snapshot_id, path);
+        CREATE INDEX code_files_symbol_set ON code_files(symbol_set, snapshot_id);
+        CREATE INDEX code_files_edge_set ON code_files(edge_set, snapshot_id);
         """,
     ),
 )
