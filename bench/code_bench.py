@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import os
 import shutil
 import statistics
 import sys
@@ -93,6 +94,8 @@ def main() -> None:
                 incremental = ws.code_refresh(str(repo))
                 incrementals.append(time.perf_counter() - started)
                 assert incremental.parsed == 1, incremental.parsed
+            if i == 0:  # closed: the write-ahead log is checkpointed into the file
+                three_mb = sum(p.stat().st_size for p in home.rglob("*.sqlite*")) / 1e6
         # Steady state: the root's 10 kept snapshots are reached, so each refresh also
         # prunes the oldest snapshot (its rows and the facts no kept snapshot uses).
         steady = []
@@ -116,11 +119,14 @@ def main() -> None:
                     imported[edge.target] += 1
             top, fan_in = imported.most_common(1)[0]
             path = next(s.path for s in store.code_symbols(snap.id, qualnames=[top]))
-            times, result = [], None
+        # The first impact call on a freshly opened Workspace: the service remembers nothing.
+        with cairn.open(Path(tmp) / f"home{args.repeats - 1}") as ws:
+            times, cpu, result = [], [], None
             for _ in range(20):
-                started = time.perf_counter()
+                started, started_cpu = time.perf_counter(), time.process_time()
                 result = ws.code_impact(path, depth=5, max_nodes=100_000)
                 times.append(time.perf_counter() - started)
+                cpu.append(time.process_time() - started_cpu)
             assert result is not None
             impact_p50 = statistics.median(times)
             first = times[0]
@@ -145,11 +151,18 @@ def main() -> None:
         f"| full refresh | {steady_s / full_s * 100:.1f}% | ≤ 5% | {'pass' if steady_s / full_s <= 0.05 else 'FAIL'} |",
         f"| impact of `{top}` (imported by {fan_in}), depth 5, p50 of 20 | {impact_p50 * 1000:.1f} ms "
         f"| — | — | < 100 ms | {'pass' if impact_p50 < 0.1 else 'FAIL'} |",
-        f"| the same, first call (edges loaded from the index) | {first * 1000:.1f} ms | — | — | — | — |",
+        f"| the same, first call (nothing remembered: edges read from the index) | {first * 1000:.1f} ms "
+        f"| — | — | < 100 ms | {'pass' if first < 0.1 else 'FAIL'} |",
+        f"| CPU time of the process for those calls: first, p50 | {cpu[0] * 1000:.1f} ms, "
+        f"{statistics.median(cpu) * 1000:.1f} ms | — | — | — | — |",
         "",
-        "Each snapshot stores its own symbol and edge rows (unchanged files' rows are copied in SQL): "
-        f"with {kept} snapshots kept the index is {index_mb:.0f} MB; sharing rows between snapshots is "
-        "the next step if that matters.",
+        "A snapshot's manifest names, per file, a content-addressed set of symbol rows and one of edge "
+        "rows (migration 11), so an unchanged file's rows are stored once for all snapshots: the index "
+        f"is {three_mb:.0f} MB after the first three snapshots (full, unchanged, one file changed) and "
+        f"{index_mb:.0f} MB with {kept} snapshots kept (both measured with the index closed). "
+        "Edge sets are indexed by target, so the edges into a node are read together. "
+        "The machine's 1-minute load average at the end of "
+        f"the run: {os.getloadavg()[0]:.1f} (2 cores); CPU time is given because wall time moves with it.",
         "",
         f"Snapshot: {snap.files} files, {snap.symbols} symbols, {snap.edges} edges; the impact walk "
         f"reached {len(result.nodes)} nodes (truncated: {result.truncated or 'no'}). Median of "

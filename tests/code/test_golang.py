@@ -36,3 +36,13 @@ def test_imports_resolve_to_the_package_files(tmp_path: Path) -> None:
     })
     assert imports(run(tmp_path)) == {("main.go", "util/a.go"), ("main.go", "util/b.go"),
                                       ("util/b.go", "util/inner/z.go")}
+
+
+def test_imports_outside_the_module_are_counted(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "go.mod": "module example.com/m\n",
+        "main.go": 'package main\n\nimport (\n\t"fmt"\n\t"golang.org/x/text"\n\t"example.com/m/util"\n)\n',
+        "util/a.go": "package util\n",
+    })
+    go = next(c for c in run(tmp_path).coverage if c.provider == "go")
+    assert go.confidence["unresolved_imports"].startswith("2 imports")

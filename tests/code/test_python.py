@@ -152,7 +152,7 @@ def test_a_refresh_never_stops_on_bad_files(tmp_path: Path) -> None:
         "huge.py": "x = 1\n" * (MAX_FILE_BYTES // 6 + 10),
         "cycle_a.py": "import cycle_b\n",
         "cycle_b.py": "import cycle_a\n",
-        "main.rs": "fn main() {}\n",
+        "main.kt": "fun main() {}\n",
         "notes.md": "# not code\n",
     })
     (tmp_path / "loop").mkdir()
@@ -164,7 +164,7 @@ def test_a_refresh_never_stops_on_bad_files(tmp_path: Path) -> None:
     assert status["broken.py"][0] == "failed"
     assert status["image.py"] == ("skipped", "binary content")
     assert status["huge.py"][0] == "skipped" and "too large" in status["huge.py"][1]
-    assert status["main.rs"] == ("skipped", "no provider for rust")
+    assert status["main.kt"] == ("skipped", "no provider for kotlin")
     assert status["loop/back"][1].startswith("symlink loop")
     assert status["dangling.py"] == ("skipped", "broken symlink")
     assert "notes.md" not in status
@@ -175,7 +175,7 @@ def test_a_refresh_never_stops_on_bad_files(tmp_path: Path) -> None:
     assert {p for p, _ in python.files_skipped} == {"image.py", "huge.py"}
     assert python.relation_kinds == ("import", "call", "reference")
     other = next(c for c in result.coverage if c.provider == "none")
-    assert {p for p, _ in other.files_skipped} == {"main.rs", "loop/back", "dangling.py"}
+    assert {p for p, _ in other.files_skipped} == {"main.kt", "loop/back", "dangling.py"}
 
 
 def test_files_git_ignores_are_not_walked(tmp_path: Path) -> None:

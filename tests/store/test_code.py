@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
+import pytest
+
 from cairn.code.model import Coverage, Edge, FileEntry, FileFacts, SnapshotWrite, Symbol, SymbolFact
+from cairn.errors import StoreError
 from cairn.store.protocol import Store
 from tests.store.conftest import OpenStore
 
@@ -70,9 +76,63 @@ def test_incremental_copies_and_edge_queries(store: Store) -> None:
     base = snapshot("/p", 2)
     copied = SnapshotWrite(
         root=base.root, git_revision=None, fingerprint="fp", complete=True, reason="", coverage=(),
-        files=base.files, symbols=(), edges=(Edge("import", "x", "y", "x.py", 1),),
+        files=(*base.files, FileEntry("x.py", 4, 5, "hx", "python", "parsed")), symbols=(),
+        edges=(Edge("import", "x", "y", "x.py", 1),),
         copy_from=first.id, copy_symbols=("a.py",), copy_edges=("a.py",),
     )
     second = store.write_code_snapshot(copied, keep=5)
     assert (second.symbols, second.edges) == (2, 3)
     assert {s.qualname for s in store.code_symbols(second.id)} == {"a", "a.f"}
+    stray = SnapshotWrite(root="/p", git_revision=None, fingerprint="fp", complete=True, reason="", coverage=(),
+                          files=base.files, symbols=(), edges=(Edge("import", "x", "y", "nowhere.py", 1),))
+    with pytest.raises(StoreError, match=r"nowhere\.py"):  # rows belong to files of the manifest
+        store.write_code_snapshot(stray, keep=5)
+
+
+def test_migration_11_keeps_existing_snapshots(tmp_path: Path) -> None:
+    """Snapshots written before symbols and edges were shared keep them after the upgrade."""
+    from cairn.store.sqlite.store import SQLiteStore
+
+    first = SQLiteStore(tmp_path / "index.sqlite")
+    sid = first.write_code_snapshot(snapshot("/p", 1), keep=5).id
+    first.close()
+    conn = sqlite3.connect(tmp_path / "index.sqlite")
+    with conn:  # back to the layout of migration 9: rows per snapshot
+        conn.executescript(
+            "CREATE TABLE code_symbols (snapshot_id INTEGER NOT NULL, qualname TEXT NOT NULL, name TEXT NOT NULL,"
+            " kind TEXT NOT NULL, path TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,"
+            " signature_hash TEXT NOT NULL, body_hash TEXT NOT NULL, PRIMARY KEY (snapshot_id, qualname)) WITHOUT ROWID;"
+            "CREATE TABLE code_edges (snapshot_id INTEGER NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL,"
+            " target TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL);"
+            "INSERT INTO code_symbols SELECT f.snapshot_id, s.qualname, s.name, s.kind, s.path, s.start_line,"
+            " s.end_line, s.signature_hash, s.body_hash FROM code_files f JOIN code_symbol_sets s ON s.set_id = f.symbol_set;"
+            "INSERT INTO code_edges SELECT f.snapshot_id, e.kind, e.source, e.target, e.path, e.line"
+            " FROM code_files f JOIN code_edge_sets e ON e.set_id = f.edge_set;"
+            "DROP TABLE code_symbol_sets; DROP TABLE code_edge_sets;"
+            "DROP INDEX code_files_symbol_set; DROP INDEX code_files_edge_set;"
+            "ALTER TABLE code_files DROP COLUMN symbol_set; ALTER TABLE code_files DROP COLUMN edge_set;"
+            "DELETE FROM migrations WHERE version = 11;")
+    conn.close()
+    upgraded = SQLiteStore(tmp_path / "index.sqlite")
+    assert upgraded.schema_version == 10
+    assert {s.qualname for s in upgraded.code_symbols(sid)} == {"a", "a.f"}
+    assert [s.qualname for s in upgraded.code_symbols(sid, path="a.py")] == ["a", "a.f"]
+    assert sorted(upgraded.code_edges(sid), key=lambda e: e.target) == [
+        Edge("import", "a", "b", "a.py", 1), Edge("call", "a.f", "b.g", "a.py", 2)]
+    assert upgraded.code_edges_into(sid, ["b"]) == {"b": [Edge("import", "a", "b", "a.py", 1)]}
+    # a new snapshot with the same content shares the rows; pruning the old one keeps them
+    second = upgraded.write_code_snapshot(snapshot("/p", 1), keep=1)
+    assert (second.symbols, second.edges) == (2, 2)
+    assert upgraded.code_snapshot(sid) is None and len(upgraded.code_symbols(second.id)) == 2
+    upgraded.close()
+
+
+def test_unchanged_files_share_rows_between_snapshots(store: Store) -> None:
+    first = store.write_code_snapshot(snapshot("/p", 1), keep=5)
+    again = store.write_code_snapshot(snapshot("/p", 1), keep=5)
+    assert store.code_symbols(first.id) == store.code_symbols(again.id)
+    assert store.code_edges(first.id) == store.code_edges(again.id)
+    store.write_code_snapshot(snapshot("/p", 2), keep=1)  # prunes both: their sets go, the new one stays
+    latest = store.code_snapshots("/p")[0]
+    assert {s.body_hash for s in store.code_symbols(latest.id)} == {"h2", "b2"}
+    assert store.code_edges_into(latest.id, ["b.g"]) == {"b.g": [Edge("call", "a.f", "b.g", "a.py", 2)]}

@@ -143,6 +143,7 @@ class GoProvider:
                 packages.setdefault(posixpath.dirname(path), []).append(path)
         modules: dict[str, tuple[str, str] | None] = {}
         edges: dict[tuple[str, str], Edge] = {}
+        outside = 0
         wanted = view.files.keys() if view.targets is None else view.targets
         for path in sorted(wanted):
             if path not in view.files:
@@ -152,14 +153,16 @@ class GoProvider:
                 modules[folder] = _module_path(view.root, folder)
             found = modules[folder]
             if found is None:
+                outside += len(view.files[path].imports)
                 continue
             base, module = found
             for imp in view.files[path].imports:
                 if imp.module != module and not imp.module.startswith(module + "/"):
+                    outside += 1
                     continue
                 target_dir = posixpath.normpath(posixpath.join(base, imp.module[len(module):].lstrip("/")))
                 target_dir = "" if target_dir == "." else target_dir
                 for target in sorted(packages.get(target_dir, ())):
                     if target != path:
                         edges.setdefault((path, target), Edge("import", path, target, path, imp.line))
-        return Resolution({p: p for p in view.files}, ":", list(edges.values()))
+        return Resolution({p: p for p in view.files}, ":", list(edges.values()), outside)

@@ -22,7 +22,8 @@ EDGE_KINDS: tuple[EdgeKind, ...] = ("import", "call", "reference")
 #: Where an import statement sits: at module level, inside a function or class body,
 #: or under ``if TYPE_CHECKING:`` (all count as edges; the scope is kept for the reader).
 ImportScope = Literal["module", "local", "type_checking"]
-SymbolKind = Literal["module", "class", "function", "method", "const", "type"]
+#: ``namespace``: a named scope inside a file (a Rust inline ``mod``).
+SymbolKind = Literal["module", "class", "function", "method", "const", "type", "namespace"]
 
 #: Files larger than this are recorded as skipped ("too large"), never parsed: generated
 #: tables and bundles run to megabytes and say nothing about structure. 1 MiB holds every
@@ -79,6 +80,8 @@ class FileFacts:
     imports: tuple[ImportFact, ...] = ()
     uses: tuple[UseFact, ...] = ()
     lines: int = 0
+    #: The package the file declares (Java), ``""`` when the language has none.
+    package: str = ""
 
     def to_json(self) -> str:
         """A compact JSON form for the facts cache."""
@@ -88,6 +91,7 @@ class FileFacts:
                   for s in self.symbols],
             "i": [[i.module, i.name, i.alias, i.level, i.line, i.scope] for i in self.imports],
             "u": [[u.scope, u.target, u.line, int(u.called)] for u in self.uses],
+            **({"p": self.package} if self.package else {}),
         }, separators=(",", ":"))
 
     @classmethod
@@ -99,7 +103,7 @@ class FileFacts:
             symbols=tuple(SymbolFact(*row) for row in data["y"]),
             imports=tuple(ImportFact(*row) for row in data["i"]),
             uses=tuple(UseFact(row[0], row[1], row[2], bool(row[3])) for row in data["u"]),
-            lines=data["n"],
+            lines=data["n"], package=data.get("p", ""),
         )
 
 

@@ -44,6 +44,9 @@ class Resolution:
     modules: dict[str, str]
     separator: str
     edges: list[Edge]
+    #: How many imports of the resolved files name code outside the project (standard
+    #: libraries, third-party packages), counted rather than guessed (``None``: not counted).
+    unresolved: int | None = None
 
 
 @runtime_checkable
@@ -95,7 +98,10 @@ UNSUPPORTED_CODE: dict[str, str] = {
     ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hs": "haskell", ".ml": "ocaml",
     ".clj": "clojure", ".dart": "dart", ".r": "r", ".jl": "julia", ".zig": "zig",
     ".vue": "vue", ".svelte": "svelte",
-    # claimed by the TypeScript provider when the ``code`` extra is installed
+    # claimed by the TypeScript, Go, Rust and Java providers when the ``code`` extra is installed
     ".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".cts": "typescript",
     ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
 }
+#: Languages the ``code`` extra's grammars read: without it, their files say how to get it.
+CODE_EXTRA_LANGUAGES = frozenset({"typescript", "javascript", "go", "rust", "java"})
+CODE_EXTRA_HINT = "pip install 'cairn[code]'"

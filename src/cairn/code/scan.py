@@ -12,6 +12,7 @@ and links out of the root are recorded per file with a reason.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -19,7 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cairn.code.model import MAX_FILE_BYTES, Coverage, Edge, FileEntry, FileFacts, Symbol
-from cairn.code.provider import UNSUPPORTED_CODE, CodeProvider, ProjectView
+from cairn.code.provider import (
+    CODE_EXTRA_HINT,
+    CODE_EXTRA_LANGUAGES,
+    UNSUPPORTED_CODE,
+    CodeProvider,
+    ProjectView,
+)
 from cairn.gitcli import git_output, git_text
 
 #: Directory names never walked: version control, dependencies, caches, virtualenvs.
@@ -47,13 +54,14 @@ def registered_providers() -> list[CodeProvider]:
     except ImportError:  # without it, TypeScript/JavaScript files are listed as skipped
         return found
     found.append(TypeScriptProvider())
-    try:
-        import tree_sitter_go  # noqa: F401
-
-        from cairn.code.golang import GoProvider
-    except ImportError:
-        return found
-    found.append(GoProvider())
+    for grammar, module, provider in (("tree_sitter_go", "golang", "GoProvider"),
+                                      ("tree_sitter_rust", "rust", "RustProvider"),
+                                      ("tree_sitter_java", "java", "JavaProvider")):
+        try:
+            importlib.import_module(grammar)
+        except ImportError:  # listed as skipped with "no provider for ..."
+            continue
+        found.append(getattr(importlib.import_module(f"cairn.code.{module}"), provider)())
     return found
 
 
@@ -253,8 +261,9 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
         suffix = os.path.splitext(found.path)[1].lower()
         if suffix not in by_suffix:
             language = UNSUPPORTED_CODE[suffix]
+            hint = f" (install the code extra: {CODE_EXTRA_HINT})" if language in CODE_EXTRA_LANGUAGES else ""
             entries[found.path] = FileEntry(found.path, found.size, found.mtime_ns, "", language,
-                                            "skipped", f"no provider for {language}")
+                                            "skipped", f"no provider for {language}{hint}")
             continue
         provider, language = by_suffix[suffix]
         owner[found.path] = provider
@@ -346,6 +355,11 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
                 for s in facts.symbols
             )
         edges.extend(resolution.edges)
+        confidence = dict(provider.confidence)
+        if resolution.unresolved is not None:
+            among = "" if targets is None else f" (among the {len(targets)} files re-resolved by this incremental refresh)"
+            confidence["unresolved_imports"] = (f"{resolution.unresolved} imports{among} name code outside "
+                                                "the project; counted, no edge")
         mine = [e for e in entries.values() if e.path in owner and owner[e.path] is provider]
         coverage.append(Coverage(
             provider.name,
@@ -353,7 +367,7 @@ def scan(root: Path, *, prior: Mapping[str, FileEntry], load_facts: FactsLoader,
             files_failed=sum(e.status == "failed" for e in mine),
             files_skipped=tuple((e.path, e.reason) for e in mine if e.status == "skipped"),
             relation_kinds=provider.relation_kinds,
-            confidence=dict(provider.confidence),
+            confidence=confidence,
         ))
     unclaimed = tuple((e.path, e.reason) for e in entries.values() if e.path not in owner)
     coverage.append(Coverage("none", 0, 0, unclaimed, (), {

@@ -232,25 +232,29 @@ class CodeService:
             starts = [target] + [s.qualname for s in store.code_symbols(snap.id, path=symbols[0].path)
                                  if s.qualname.startswith(target + ".") and symbols[0].kind != "module"]
         else:
-            if not any(ch in target for ch in "/\\") and not target.endswith((".py", ".ts", ".tsx", ".js", ".jsx")):
+            if not any(ch in target for ch in "/\\") and not target.endswith((".py", ".ts", ".tsx", ".js", ".jsx", ".go", ".rs", ".java")):
                 raise NotFoundError(f"no symbol {target!r} in snapshot {snap.id} (give a path or a qualified name)")
             rel = self._file(store, snap, target)
             starts = [s.qualname for s in store.code_symbols(snap.id, path=rel)]
         result = walk(self._edges_into(store, snap.id), starts, depth=depth, max_nodes=max_nodes)
-        kinds = self._kinds(store, snap.id, [n.node for n in result.nodes])
-        # Trusted rows from the store: built without re-validation (a wide impact has
-        # thousands of edges in its explanations).
-        edge = c.CodeEdge.model_construct
-        return c.CodeImpact(
-            snapshot_id=snap.id, target=target, starts=list(result.starts), depth=depth,
-            max_nodes=max_nodes, truncated=bool(result.truncated), truncation=result.truncated,
+        # An import edge's source is a module: only nodes reached otherwise are looked up.
+        kinds = self._kinds(store, snap.id, [n.node for n in result.nodes if not n.path or n.path[0].kind != "import"])
+        # One contract per distinct edge (a wide impact repeats the same edges in thousands
+        # of explanations), then the whole answer validated in one pass (pydantic-core
+        # accepts the built edges as they are; faster than constructing each node in Python).
+        built: dict[Edge, c.CodeEdge] = {}
+        for n in result.nodes:
+            for e in n.path:
+                if e not in built:
+                    built[e] = c.CodeEdge(kind=e.kind, source=e.source, target=e.target, path=e.path, line=e.line)
+        return c.CodeImpact.model_validate({
+            "snapshot_id": snap.id, "target": target, "starts": list(result.starts), "depth": depth,
+            "max_nodes": max_nodes, "truncated": bool(result.truncated), "truncation": result.truncated,
             # A node's path is where its first edge is written (an edge lives in its source's file).
-            nodes=[c.CodeImpactNode.model_construct(
-                node=n.node, kind=kinds.get(n.node, "unknown"), path=n.path[0].path if n.path else None,
-                distance=n.distance,
-                via=[edge(kind=e.kind, source=e.source, target=e.target, path=e.path, line=e.line)
-                     for e in n.path]) for n in result.nodes],
-        )
+            "nodes": [{"node": n.node, "distance": n.distance, "path": n.path[0].path if n.path else None,
+                       "kind": "module" if n.path and n.path[0].kind == "import" else kinds.get(n.node, "unknown"),
+                       "via": [built[e] for e in n.path]} for n in result.nodes],
+        })
 
     def _kinds(self, store: CodeStore, snapshot_id: int, nodes: Sequence[str]) -> dict[str, str]:
         """The kind of each node that is a symbol (remembered per snapshot)."""

@@ -44,17 +44,22 @@ _TWINS = {".js": (".ts", ".tsx", ".d.ts"), ".jsx": (".tsx",), ".mjs": (".mts",),
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
 
 
+#: Comment node types (``line_comment``/``block_comment`` in the Rust and Java grammars).
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+
+
 def _hash(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
-def _tokens(node: Any, skip: Any = None) -> str:
-    """The node's leaf tokens without comments (``skip``: a child node left out)."""
+def _tokens(node: Any, skip: Any = None, members: frozenset[str] = frozenset()) -> str:
+    """The node's leaf tokens without comments (``skip``: a child node left out;
+    ``members``: node types left out below ``node``, the members hashed on their own)."""
     out: list[str] = []
     stack = [node]
     while stack:
         current = stack.pop()
-        if current is skip or current.type == "comment":
+        if current is skip or current.type in _COMMENTS or (current is not node and current.type in members):
             continue
         if current.child_count == 0:
             out.append(current.text.decode("utf-8", "replace"))

@@ -1,11 +1,14 @@
 """Code-graph snapshots on SQLite (:class:`~cairn.store.protocol.CodeStore`).
 
 A snapshot is written whole in one transaction: its row, manifest, symbols and edges, the
-facts parsed for it, and the pruning of what the retention policy lets go.
+facts parsed for it, and the pruning of what the retention policy lets go. Symbols and
+edges are stored once per distinct file content (content-addressed sets named by the
+manifest), so ten snapshots of a project cost little more than one.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +22,7 @@ from cairn.code.model import (
     coverage_from_json,
     coverage_to_json,
 )
+from cairn.errors import StoreError
 from cairn.store.sqlite.base import Connected, chunks, placeholders, utcnow
 
 _SNAPSHOT = ("SELECT id, root, git_revision, fingerprint, complete, reason, created_at, file_count,"
@@ -30,10 +34,49 @@ def _snapshot(row: Any, coverage: str | None = None) -> Snapshot:
                     row[9], coverage_from_json(coverage) if coverage else ())
 
 
+def _set_id(rows: Sequence[tuple[Any, ...]]) -> str:
+    """The content address of one file's symbol or edge rows."""
+    digest = hashlib.blake2b(digest_size=16)
+    for row in sorted(rows):
+        digest.update("\x1f".join(map(str, row)).encode())
+        digest.update(b"\x1e")
+    return digest.hexdigest()
+
+
+def _sets(rows: Sequence[tuple[str, tuple[Any, ...]]]) -> dict[str, tuple[str, list[tuple[Any, ...]]]]:
+    """(path, row) pairs grouped by file: path -> (set id, rows)."""
+    by_path: dict[str, list[tuple[Any, ...]]] = {}
+    for path, row in rows:
+        by_path.setdefault(path, []).append(row)
+    return {path: (_set_id(group), group) for path, group in by_path.items()}
+
+
+#: A snapshot's symbols and edges: the sets its manifest names (``f`` is ``code_files``).
+_SYMBOLS = ("SELECT s.qualname, s.name, s.kind, s.path, s.start_line, s.end_line, s.signature_hash, s.body_hash"
+            " FROM code_files f JOIN code_symbol_sets s ON s.set_id = f.symbol_set WHERE f.snapshot_id = ?")
+_EDGES = ("SELECT e.kind, e.source, e.target, e.path, e.line FROM code_files f"
+          " JOIN code_edge_sets e ON e.set_id = f.edge_set WHERE f.snapshot_id = ?")
+#: The same, driven by the rows' target or qualified name (CROSS JOIN fixes the order: the
+#: few rows named first, then whether the snapshot's manifest names their set).
+_EDGES_BY_TARGET = ("SELECT e.kind, e.source, e.target, e.path, e.line FROM code_edge_sets e"
+                    " CROSS JOIN code_files f ON f.edge_set = e.set_id AND f.snapshot_id = ? WHERE e.target IN ")
+_SYMBOLS_BY_NAME = ("SELECT s.qualname, s.name, s.kind, s.path, s.start_line, s.end_line, s.signature_hash,"
+                    " s.body_hash FROM code_symbol_sets s CROSS JOIN code_files f ON f.symbol_set = s.set_id"
+                    " AND f.snapshot_id = ? WHERE s.qualname IN ")
+
+
 class CodeMixin(Connected):
-    """:class:`~cairn.store.protocol.CodeStore` on SQLite."""
+    """:class:`~cairn.store.protocol.CodeStore` on SQLite. A snapshot's manifest
+    (``code_files``) names, per file, a content-addressed set of symbol rows and one of edge
+    rows: an unchanged file's rows are stored once for every snapshot that has them."""
 
     def write_code_snapshot(self, snapshot: SnapshotWrite, keep: int) -> Snapshot:
+        symbol_sets = _sets([(s.path, (s.qualname, s.name, s.kind, s.path, s.start_line, s.end_line,
+                                       s.signature_hash, s.body_hash)) for s in snapshot.symbols])
+        edge_sets = _sets([(e.path, (e.kind, e.source, e.target, e.path, e.line)) for e in set(snapshot.edges)])
+        stray = (symbol_sets.keys() | edge_sets.keys()) - {f.path for f in snapshot.files}
+        if stray:  # rows are stored by the manifest's files: others would be lost
+            raise StoreError(f"symbols or edges of files not in the snapshot's manifest: {sorted(stray)[:5]}")
         with self.transaction() as conn:
             conn.executemany(
                 "INSERT OR IGNORE INTO code_facts(key, content_hash, language, facts) VALUES (?, ?, ?, ?)",
@@ -45,71 +88,81 @@ class CodeMixin(Connected):
                 " file_count, symbol_count, edge_count, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (snapshot.root, snapshot.git_revision, snapshot.fingerprint, int(snapshot.complete),
                  snapshot.reason, coverage_to_json(snapshot.coverage), len(snapshot.files),
-                 len(snapshot.symbols), len(snapshot.edges), utcnow()),
+                 len(snapshot.symbols), len(set(snapshot.edges)), utcnow()),
             )
             sid = int(cur.lastrowid or 0)
+            for table, sets in (("code_symbol_sets", symbol_sets), ("code_edge_sets", edge_sets)):
+                ids = [set_id for set_id, _ in sets.values()]
+                known: set[str] = set()
+                for part in chunks(ids):
+                    known.update(r[0] for r in conn.execute(
+                        f"SELECT DISTINCT set_id FROM {table} WHERE set_id IN ({placeholders(part)})", part))
+                width = 9 if table == "code_symbol_sets" else 6
+                conn.executemany(
+                    f"INSERT OR IGNORE INTO {table} VALUES ({placeholders(range(width))})",
+                    [(set_id, *row) for set_id, group in sets.values() if set_id not in known for row in group],
+                )
             conn.executemany(
-                "INSERT INTO code_files VALUES (?,?,?,?,?,?,?,?)",
-                [(sid, f.path, f.size, f.mtime_ns, f.content_hash, f.language, f.status, f.reason)
-                 for f in snapshot.files],
-            )
-            conn.executemany(
-                "INSERT OR IGNORE INTO code_symbols VALUES (?,?,?,?,?,?,?,?,?)",
-                [(sid, s.qualname, s.name, s.kind, s.path, s.start_line, s.end_line, s.signature_hash,
-                  s.body_hash) for s in snapshot.symbols],
-            )
-            conn.executemany(
-                "INSERT INTO code_edges VALUES (?,?,?,?,?,?)",
-                [(sid, e.kind, e.source, e.target, e.path, e.line) for e in snapshot.edges],
+                "INSERT INTO code_files(snapshot_id, path, size, mtime_ns, content_hash, language, status, reason,"
+                " symbol_set, edge_set) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                [(sid, f.path, f.size, f.mtime_ns, f.content_hash, f.language, f.status, f.reason,
+                  symbol_sets[f.path][0] if f.path in symbol_sets else "",
+                  edge_sets[f.path][0] if f.path in edge_sets else "") for f in snapshot.files],
             )
             if snapshot.copy_from is not None:
                 self._copy_rows(sid, snapshot)
                 conn.execute(
-                    "UPDATE code_snapshots SET symbol_count = (SELECT count(*) FROM code_symbols WHERE"
-                    " snapshot_id = ?), edge_count = (SELECT count(*) FROM code_edges WHERE snapshot_id = ?)"
-                    " WHERE id = ?", (sid, sid, sid),
+                    f"UPDATE code_snapshots SET symbol_count = (SELECT count(*) FROM ({_SYMBOLS})),"
+                    f" edge_count = (SELECT count(*) FROM ({_EDGES})) WHERE id = ?", (sid, sid, sid),
                 )
             old = [r[0] for r in conn.execute(
                 "SELECT id FROM code_snapshots WHERE root = ? ORDER BY id DESC LIMIT -1 OFFSET ?",
                 (snapshot.root, max(keep, 1)),
             )]
             if old:
-                for part in chunks(old):
-                    marks = placeholders(part)
-                    for table in ("code_edges", "code_symbols", "code_files"):
-                        conn.execute(f"DELETE FROM {table} WHERE snapshot_id IN ({marks})", part)
-                    conn.execute(f"DELETE FROM code_snapshots WHERE id IN ({marks})", part)
-                conn.execute(
-                    "DELETE FROM code_facts WHERE NOT EXISTS"
-                    " (SELECT 1 FROM code_files f WHERE f.content_hash = code_facts.content_hash)"
-                )
+                self._prune(old)
             row = conn.execute(f"{_SNAPSHOT} WHERE id = ?", (sid,)).fetchone()
         return _snapshot(row)
 
+    def _prune(self, old: list[int]) -> None:
+        """Drop snapshots, then the sets and facts no kept snapshot names."""
+        conn = self.conn
+        for part in chunks(old):
+            marks = placeholders(part)
+            candidates = conn.execute(
+                f"SELECT DISTINCT symbol_set, edge_set FROM code_files WHERE snapshot_id IN ({marks})", part
+            ).fetchall()
+            conn.execute(f"DELETE FROM code_files WHERE snapshot_id IN ({marks})", part)
+            conn.execute(f"DELETE FROM code_snapshots WHERE id IN ({marks})", part)
+            for column, table, index in (("symbol_set", "code_symbol_sets", 0), ("edge_set", "code_edge_sets", 1)):
+                ids = sorted({row[index] for row in candidates if row[index]})
+                for chunk in chunks(ids):
+                    conn.execute(
+                        f"DELETE FROM {table} WHERE set_id IN ({placeholders(chunk)}) AND NOT EXISTS"
+                        f" (SELECT 1 FROM code_files f WHERE f.{column} = {table}.set_id)", chunk,
+                    )
+        conn.execute(
+            "DELETE FROM code_facts WHERE NOT EXISTS"
+            " (SELECT 1 FROM code_files f WHERE f.content_hash = code_facts.content_hash)"
+        )
+
     def _copy_rows(self, sid: int, snapshot: SnapshotWrite) -> None:
-        """Copy the unchanged files' rows: one pass over the old snapshot leaving out the
-        (few) other paths, or, when most files changed, the listed paths chunk by chunk."""
-        paths = {row[0] for row in self.conn.execute(
-            "SELECT path FROM code_files WHERE snapshot_id = ?", (snapshot.copy_from,))}
-        tables = (("code_symbols", "qualname, name, kind, path, start_line, end_line, signature_hash, body_hash",
-                   snapshot.copy_symbols, "INSERT OR IGNORE"),
-                  ("code_edges", "kind, source, target, path, line", snapshot.copy_edges, "INSERT"))
-        for table, columns, copied, insert in tables:
-            left_out = sorted(paths - set(copied))
-            select = f"{insert} INTO {table} SELECT ?, {columns} FROM {table} WHERE snapshot_id = ?"
-            if len(left_out) <= 500:
-                self.conn.execute(f"{select} AND path NOT IN ({placeholders(left_out)})",
-                                  [sid, snapshot.copy_from, *left_out])
-                continue
+        """Unchanged files name the sets they had in the snapshot copied from (no rows move)."""
+        for column, copied in (("symbol_set", snapshot.copy_symbols), ("edge_set", snapshot.copy_edges)):
             for part in chunks(list(copied)):
-                self.conn.execute(f"{select} AND path IN ({placeholders(part)})", [sid, snapshot.copy_from, *part])
+                self.conn.execute(
+                    f"UPDATE code_files SET {column} = coalesce((SELECT p.{column} FROM code_files p"
+                    " WHERE p.snapshot_id = ? AND p.path = code_files.path), '')"
+                    f" WHERE snapshot_id = ? AND path IN ({placeholders(part)})",
+                    [snapshot.copy_from, sid, *part],
+                )
 
     def code_edges_into(self, snapshot_id: int, targets: Sequence[str]) -> dict[str, list[Edge]]:
         found: dict[str, list[Edge]] = {}
         for part in chunks(list(targets)):
             for row in self.conn.execute(
-                "SELECT kind, source, target, path, line FROM code_edges WHERE snapshot_id = ?"
-                f" AND target IN ({placeholders(part)}) ORDER BY target, source, kind", [snapshot_id, *part],
+                f"{_EDGES_BY_TARGET}({placeholders(part)}) ORDER BY e.target, e.source, e.kind",
+                [snapshot_id, *part],
             ):
                 found.setdefault(row[2], []).append(Edge(*row))
         return found
@@ -117,9 +170,8 @@ class CodeMixin(Connected):
     def code_importers(self, snapshot_id: int, modules: Sequence[str]) -> set[str]:
         paths: set[str] = set()
         for part in chunks(list(modules)):
-            paths.update(row[0] for row in self.conn.execute(
-                "SELECT DISTINCT path FROM code_edges WHERE snapshot_id = ? AND kind = 'import'"
-                f" AND target IN ({placeholders(part)})", [snapshot_id, *part],
+            paths.update(row[3] for row in self.conn.execute(
+                f"{_EDGES_BY_TARGET}({placeholders(part)}) AND e.kind = 'import'", [snapshot_id, *part],
             ))
         return paths
 
@@ -152,32 +204,26 @@ class CodeMixin(Connected):
 
     def code_symbols(self, snapshot_id: int, *, path: str | None = None,
                      qualnames: Sequence[str] | None = None, paths: Sequence[str] | None = None) -> list[Symbol]:
-        select = ("SELECT qualname, name, kind, path, start_line, end_line, signature_hash, body_hash"
-                  " FROM code_symbols WHERE snapshot_id = ?")
         if qualnames is not None:
             rows: list[Any] = []
             for part in chunks(list(qualnames)):
-                rows += self.conn.execute(f"{select} AND qualname IN ({placeholders(part)})",
+                rows += self.conn.execute(f"{_SYMBOLS_BY_NAME}({placeholders(part)})",
                                           [snapshot_id, *part]).fetchall()
         elif path is not None:
-            rows = self.conn.execute(f"{select} AND path = ?", (snapshot_id, path)).fetchall()
+            rows = self.conn.execute(f"{_SYMBOLS} AND f.path = ?", (snapshot_id, path)).fetchall()
         elif paths is not None:  # one pass over the snapshot's rows for many files
             rows = []
             for part in chunks(list(dict.fromkeys(paths))):
-                rows += self.conn.execute(f"{select} AND path IN ({placeholders(part)})",
+                rows += self.conn.execute(f"{_SYMBOLS} AND f.path IN ({placeholders(part)})",
                                           [snapshot_id, *part]).fetchall()
         else:
-            rows = self.conn.execute(select, (snapshot_id,)).fetchall()
+            rows = self.conn.execute(_SYMBOLS, (snapshot_id,)).fetchall()
         symbols = [Symbol(*row) for row in rows]
         symbols.sort(key=lambda s: (s.path, s.start_line, s.qualname))
         return symbols
 
     def code_edges(self, snapshot_id: int) -> list[Edge]:
-        rows = self.conn.execute(
-            "SELECT kind, source, target, path, line FROM code_edges WHERE snapshot_id = ?",
-            (snapshot_id,),
-        )
-        return [Edge(*row) for row in rows]
+        return [Edge(*row) for row in self.conn.execute(_EDGES, (snapshot_id,))]
 
     def code_facts(self, keys: Sequence[str]) -> dict[str, FileFacts]:
         found: dict[str, FileFacts] = {}

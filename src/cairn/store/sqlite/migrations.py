@@ -425,6 +425,54 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX code_facts_hash ON code_facts(content_hash);
         """,
     ),
+    # Code graph (issue 15): a snapshot's manifest names, per file, a content-addressed set
+    # of symbol rows and one of edge rows, so snapshots share what did not change. Edge sets
+    # are keyed by target first (impact reads the edges into nodes); symbols are found by
+    # qualified name or by file. Existing snapshots are kept: each of their files becomes
+    # its own set ("m<snapshot>:<path>"), shared by nothing; new snapshots share.
+    Migration(
+        10,
+        "code graph: symbols and edges in content-addressed per-file sets shared between snapshots",
+        """
+        CREATE TABLE code_symbol_sets (
+            set_id TEXT NOT NULL,
+            qualname TEXT NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            path TEXT NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            signature_hash TEXT NOT NULL,
+            body_hash TEXT NOT NULL,
+            PRIMARY KEY (set_id, qualname)
+        ) WITHOUT ROWID;
+        CREATE INDEX code_symbol_sets_qualname ON code_symbol_sets(qualname);
+        CREATE TABLE code_edge_sets (
+            set_id TEXT NOT NULL,
+            kind TEXT NOT NULL,              -- import | call | reference
+            source TEXT NOT NULL,
+            target TEXT NOT NULL,
+            path TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            PRIMARY KEY (set_id, target, source, kind, path, line)
+        ) WITHOUT ROWID;
+        CREATE INDEX code_edge_sets_target ON code_edge_sets(target);
+        ALTER TABLE code_files ADD COLUMN symbol_set TEXT NOT NULL DEFAULT '';
+        ALTER TABLE code_files ADD COLUMN edge_set TEXT NOT NULL DEFAULT '';
+        INSERT OR IGNORE INTO code_symbol_sets SELECT 'm' || snapshot_id || ':' || path, qualname, name, kind,
+            path, start_line, end_line, signature_hash, body_hash FROM code_symbols;
+        INSERT OR IGNORE INTO code_edge_sets SELECT 'm' || snapshot_id || ':' || path, kind, source, target,
+            path, line FROM code_edges;
+        UPDATE code_files SET symbol_set = 'm' || snapshot_id || ':' || path
+            WHERE (snapshot_id, path) IN (SELECT DISTINCT snapshot_id, path FROM code_symbols);
+        UPDATE code_files SET edge_set = 'm' || snapshot_id || ':' || path
+            WHERE (snapshot_id, path) IN (SELECT DISTINCT snapshot_id, path FROM code_edges);
+        DROP TABLE code_symbols;
+        DROP TABLE code_edges;
+        CREATE INDEX code_files_symbol_set ON code_files(symbol_set, snapshot_id);
+        CREATE INDEX code_files_edge_set ON code_files(edge_set, snapshot_id);
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version
