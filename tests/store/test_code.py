@@ -89,7 +89,7 @@ def test_incremental_copies_and_edge_queries(store: Store) -> None:
         store.write_code_snapshot(stray, keep=5)
 
 
-def test_migration_11_keeps_existing_snapshots(tmp_path: Path) -> None:
+def test_migration_10_keeps_existing_snapshots(tmp_path: Path) -> None:
     """Snapshots written before symbols and edges were shared keep them after the upgrade."""
     from cairn.store.sqlite.store import SQLiteStore
 
@@ -111,7 +111,7 @@ def test_migration_11_keeps_existing_snapshots(tmp_path: Path) -> None:
             "DROP TABLE code_symbol_sets; DROP TABLE code_edge_sets;"
             "DROP INDEX code_files_symbol_set; DROP INDEX code_files_edge_set;"
             "ALTER TABLE code_files DROP COLUMN symbol_set; ALTER TABLE code_files DROP COLUMN edge_set;"
-            "DELETE FROM migrations WHERE version = 11;")
+            "DELETE FROM migrations WHERE version = 10;")
     conn.close()
     upgraded = SQLiteStore(tmp_path / "index.sqlite")
     assert upgraded.schema_version == 10
