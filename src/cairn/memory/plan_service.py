@@ -99,7 +99,8 @@ class PlanService:
         if memory is not None:
             records = memory.recall(task, project=caller.project, user=caller.user, limit=PLAN_CANDIDATES)
             pool += memory_candidates(records, task, counter)
-            bound = sorted({f for q in records if isinstance(q.record, Observation) for f in q.record.files})
+            bound = sorted({f for r in records if isinstance(r.qualified.record, Observation)
+                            for f in r.qualified.record.files})
         try:
             store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)
         except NotFoundError:

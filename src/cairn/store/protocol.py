@@ -312,6 +312,11 @@ class VectorIndex(Protocol):
         """Changes whenever passages or vectors change (a cache key for loaded matrices)."""
         ...
 
+    # memory embeddings (issue 14, session 6): records are embedded by their text hash
+    def vectors_for(self, fingerprint: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        """The vector blobs of these text hashes for ``fingerprint`` (hashes with none absent)."""
+        ...
+
 
 @runtime_checkable
 class LinkStore(Protocol):
