@@ -32,17 +32,17 @@ def test_a_reply_joins_under_the_turn_it_answers() -> None:
     records = [obs("q1", "s1"), obs("r1", "s1"), obs("x", "s2"), obs("y", "s2")]
     # BM25 finds two turns; the turn after each in its session borrows half its score,
     # so each joins (below what BM25 found itself) in the order of its lender.
-    assert fused_order(["q1", "x"], [], records, 10) == ["q1", "x", "r1", "y"]
-    assert fused_order(["q1"], [], records, 10) == ["q1", "r1"]
+    assert fused_order({"bm25": [("q1", 2.0), ("x", 1.0)]}, records, 10) == ["q1", "x", "r1", "y"]
+    assert fused_order({"bm25": [("q1", 2.0)]}, records, 10) == ["q1", "r1"]
     # Without a session (no observed_at), no neighbour joins.
     plain = [obs("q1", None), obs("r1", None)]
-    assert fused_order(["q1"], [], plain, 10) == ["q1"]
+    assert fused_order({"bm25": [("q1", 2.0)]}, plain, 10) == ["q1"]
 
 
 def test_vector_list_fuses_with_bm25() -> None:
     records = [obs("a", None), obs("b", None), obs("c", None)]
-    assert fused_order(["a"], [("b", 0.9), ("a", 0.5)], records, 10) == ["a", "b"]
-    assert fused_order([], [("c", 0.9)], records, 1) == ["c"]
+    assert fused_order({"bm25": [("a", 3.0)], "vector": [("b", 0.9), ("a", 0.5)]}, records, 10) == ["a", "b"]
+    assert fused_order({"bm25": [], "vector": [("c", 0.9)]}, records, 1) == ["c"]
 
 
 def test_embed_text_is_the_handed_text() -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,12 +30,16 @@ from cairn.memory.records import Claim, Observation, Qualified
 from cairn.memory.scope import Caller, visible
 from cairn.retrieval.hybrid import (
     DEFAULT_SETTINGS,
+    FeedbackExpander,
+    Fused,
     HybridSettings,
     Neighbours,
+    adapt_weights,
     fuse,
     sequence_context,
+    strong_signal,
 )
-from cairn.store.records import PassageHit, light_hit
+from cairn.store.records import light_hit
 from cairn.text.query import parse_query
 
 if TYPE_CHECKING:
@@ -109,18 +113,14 @@ def session_neighbours(records: Sequence[MemoryRecord]) -> dict[str, Neighbours]
 
 
 def fused_order(
-    bm25: Sequence[str], vector: Sequence[tuple[str, float]], records: Sequence[MemoryRecord], limit: int,
-    settings: HybridSettings = DEFAULT_SETTINGS,
+    rankings: Mapping[str, Sequence[tuple[str, float]]], records: Sequence[MemoryRecord], limit: int,
+    weights: Mapping[str, float] | None = None, settings: HybridSettings = DEFAULT_SETTINGS,
 ) -> list[str]:
-    """Record ids best first: ``bm25`` (ids, best first) and ``vector`` ((id, cosine),
-    best first) fused as ``query --fast`` fuses, with session context over ``records``
-    (every record the caller may see, in write order); the first ``limit``."""
+    """Record ids best first: the ranked lists (stage -> (id, score) best first) fused as
+    ``query`` fuses them (``weights``: default, ``settings.weights``), with session context
+    over ``records`` (every record the caller may see, in write order); the first ``limit``."""
+    fused = _fuse(rankings, records, weights, settings)
     ordinal = {r.id: n for n, r in enumerate(records)}
-    rankings: dict[str, list[PassageHit]] = {"bm25": [light_hit(ordinal[rid], rid, 0.0) for rid in bm25]}
-    if vector:
-        rankings["vector"] = [light_hit(ordinal[rid], rid, score) for rid, score in vector]
-    weights = {stage: settings.fast_weights.get(stage, 1.0) for stage in rankings}
-    fused = fuse(rankings, k=settings.rrf_k, weights=weights)
     near = session_neighbours(records)
     units = {f.hit.docid for f in fused}
     lending = {rid: near[rid] for rid in near
@@ -132,9 +132,21 @@ def fused_order(
     return [f.hit.docid for f in fused[:limit]]
 
 
-def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> list[float]:
-    """Cosine of ``query`` with each row (both L2-normalised), rounded to 6 places."""
-    return [round(float(s), 6) for s in (matrix @ query.astype("float32")).tolist()]
+def _fuse(rankings: Mapping[str, Sequence[tuple[str, float]]], records: Sequence[MemoryRecord],
+          weights: Mapping[str, float] | None, settings: HybridSettings) -> list[Fused]:
+    ordinal = {r.id: n for n, r in enumerate(records)}
+    hits = {stage: [light_hit(ordinal[rid], rid, score) for rid, score in ranked]
+            for stage, ranked in rankings.items() if ranked}
+    return fuse(hits, k=settings.rrf_k, weights=settings.weights if weights is None else weights)
+
+
+def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[np.float64]:
+    """Cosine of ``query`` with each row (both L2-normalised), rounded to 6 places (the
+    same rounding as the passages' vector stage, so ties break the same way)."""
+    import numpy as np
+
+    scores = (matrix @ query.astype(np.float32)).astype(np.float64)
+    return np.round(scores, 6).astype(np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +228,6 @@ class HybridRecall:
     def recall(self, text: str, caller: Caller, limit: int) -> list[Recalled]:
         """The ``limit`` active records ``caller`` may see that best match ``text``, fused
         best first, each qualified, with its cosine to ``text`` (when vectors ran)."""
-        import numpy as np
-
         store = self._open_store(True)
         embedder, fingerprint = self._fingerprint()
         seen = self._visible(store, caller, fingerprint)
@@ -225,23 +235,65 @@ class HybridRecall:
             return []
         # Each ranked list as deep as ``query``'s for ``limit`` results.
         depth = max(self._settings.candidates, limit * 5)
-        bm25: list[str] = []
-        fetch = depth * 4
-        parsed = parse_query(text, strict=False)
-        while True:
-            scored = store.memory_search(parsed, [caller.project], fetch)
-            bm25 = [rid for rid, _ in scored if rid in seen.by_id][:depth]
-            if len(bm25) >= depth or len(scored) < fetch:
-                break
-            fetch *= 4
+        tuning = self._settings
+        rankings: dict[str, list[tuple[str, float]]] = {"bm25": self._bm25(store, text, caller, seen, depth)}
         scores: dict[str, float] = {}
-        vector: list[tuple[str, float]] = []
+        query = None
         if embedder is not None and seen.matrix is not None:
             query = embedder.embed([text], kind="query")[0]
-            all_scores = cosines(seen.matrix, query)
-            scores = dict(zip(seen.rows, all_scores, strict=True))
-            order = np.lexsort((np.arange(len(all_scores)), -np.asarray(all_scores)))[:depth]
-            vector = [(seen.rows[i], all_scores[i]) for i in order.tolist()]
-        ids = fused_order(bm25, vector, seen.records, limit, self._settings)
+            near = cosines(seen.matrix, query)
+            scores = dict(zip(seen.rows, near.tolist(), strict=True))
+            rankings["vector"] = _nearest(seen.rows, near, depth)
+        # The feedback round of ``query``'s default mode: the first fused records expand
+        # the BM25 query (bm25x) and shift the query vector towards them (vectorx).
+        strong = strong_signal([light_hit(0, rid, score) for rid, score in rankings["bm25"]],
+                               ratio=tuning.strong_signal_ratio)
+        weights = adapt_weights(tuning.weights, decisive=strong, settings=tuning).weights
+        if not strong and rankings["bm25"]:
+            first = [f.hit.docid for f in _fuse(rankings, seen.records, weights, tuning)]
+            top = [embed_text(seen.by_id[rid]) for rid in first[:tuning.feedback_text_passages]]
+            extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
+            if extra:
+                rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
+            shifted = self._shifted(seen, query, first[:tuning.feedback_vector_passages])
+            if shifted is not None:
+                rankings["vectorx"] = _nearest(seen.rows, cosines(seen.matrix, shifted), depth)
+                weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
+        ids = fused_order(rankings, seen.records, limit, weights, tuning)
         qualified = self._memory.qualified([seen.by_id[rid] for rid in ids], caller)
         return [Recalled(q, scores.get(q.record.id)) for q in qualified]
+
+    def _bm25(self, store: Any, text: str, caller: Caller, seen: _Visible, depth: int) -> list[tuple[str, float]]:
+        """(id, BM25 score) of the best ``depth`` records ``caller`` may see."""
+        parsed = parse_query(text, strict=False)
+        fetch = depth * 4
+        while True:
+            scored = store.memory_search(parsed, [caller.project], fetch)
+            hits = [(rid, score) for rid, score in scored if rid in seen.by_id][:depth]
+            if len(hits) >= depth or len(scored) < fetch:
+                return hits
+            fetch *= 4
+
+    def _shifted(self, seen: _Visible, query: Any, first: Sequence[str]) -> Any:
+        """Rocchio feedback: the unit vector of ``query + beta * mean(vectors of first)``."""
+        import numpy as np
+
+        if query is None or seen.matrix is None:
+            return None
+        row = {rid: n for n, rid in enumerate(seen.rows)}
+        rows = [row[rid] for rid in first if rid in row]
+        if not rows:
+            return None
+        shifted = query.astype(np.float32) + np.float32(self._settings.rocchio_beta) * seen.matrix[rows].mean(axis=0)
+        norm = float(np.linalg.norm(shifted))
+        return (shifted / norm).astype(np.float32) if norm > 0 else None
+
+
+def _nearest(ids: Sequence[str], scores: NDArray[np.float64], depth: int) -> list[tuple[str, float]]:
+    """The ``depth`` best (id, score), best first, ties by position."""
+    import numpy as np
+
+    k = min(depth, scores.shape[0])
+    part = np.argpartition(-scores, k - 1)[:k] if 0 < k < scores.shape[0] else np.arange(scores.shape[0])
+    order = part[np.lexsort((part, -scores[part]))]
+    return [(ids[i], float(scores[i])) for i in order.tolist()]
