@@ -18,11 +18,17 @@ of any source look relevant, and the governor could never abstain):
   ``best / (1 + (rank - 1) / RANK_SCALE)`` where ``best`` is the highest match among the
   run's first units and ``rank`` its 1-based fused rank: strictly decreasing with rank
   (the governor packs in fused order), and all low when nothing matched well (abstain).
-* memory records and git facts: coverage (title, narrative, facts, files, concepts; a
-  claim's subject, predicate and object; a commit's subject and files).
+* memory records recalled for a task (:mod:`cairn.memory.recall`: BM25 and vectors fused,
+  feedback round and session context, as ``query`` ranks passages): the same rule over
+  their fused order, with each record's own cosine (coverage alone without vectors).
+* git facts, and memory records given without a ranking: coverage (title, narrative,
+  facts, files, concepts; a claim's subject, predicate and object; a commit's subject and
+  files).
 
-The compact form of a text is its first ``COMPACT_WORDS`` words (the title first for
-memory records), with an ellipsis when cut.
+An observation's text opens with its title as a heading line; its type goes in the item's
+title (``[decision] ...``), not in the text's tokens. The compact form of a text is its
+first ``COMPACT_WORDS`` words (the title first for memory records), with an ellipsis when
+cut.
 """
 
 from __future__ import annotations
@@ -132,7 +138,9 @@ def memory_candidates(
     compacts = [compact_text(text.split("\n", 1)[1] if "\n" in text else "", title)
                 for title, text in texts]
     counts = _counted(counter, [t for _, t in texts] + compacts)
-    scores = ranked_relevance([_match(coverage(terms, text), r.cosine) for r, (_, text) in zip(live, texts, strict=True)])
+    matches = [_match(coverage(terms, text), r.cosine) for r, (_, text) in zip(live, texts, strict=True)]
+    ranked = all(isinstance(r, Recalled) for r in records)
+    scores = ranked_relevance(matches) if ranked else matches
     out = []
     for i, (r, (title, text)) in enumerate(zip(live, texts, strict=True)):
         q, rec = r.qualified, r.qualified.record
