@@ -53,6 +53,10 @@ if TYPE_CHECKING:
 
 
 
+#: Records a recall or an embedding pass reads (memory_list's default stops at 10,000).
+ALL_RECORDS = 1_000_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class Recalled:
     """A record recalled for a task, in fused order: the qualified record and the cosine
@@ -190,7 +194,7 @@ class HybridRecall:
         if embedder is None or fingerprint is None:
             raise ModelUnavailable("no embedder is configured or its model is not installed")
         store = self._open_store(True)
-        texts = {text_hash(t): t for t in (embed_text(r) for r in store.memory_list(None))}
+        texts = {text_hash(t): t for t in (embed_text(r) for r in store.memory_list(None, limit=ALL_RECORDS))}
         have = store.vectors_for(fingerprint, list(texts))
         pending = [(h, t) for h, t in texts.items() if h not in have]
         for start in range(0, len(pending), batch):
@@ -210,7 +214,7 @@ class HybridRecall:
             cached = self._cache.get(key)
         if cached is not None and cached[0] == version:
             return cached[1]
-        records = [r for r in store.memory_list([caller.project]) if visible(r, caller)]
+        records = [r for r in store.memory_list([caller.project], limit=ALL_RECORDS) if visible(r, caller)]
         rows: list[str] = []
         matrix = None
         if fingerprint is not None:
@@ -240,7 +244,11 @@ class HybridRecall:
         scores: dict[str, float] = {}
         query = None
         if embedder is not None and seen.matrix is not None:
-            query = embedder.embed([text], kind="query")[0]
+            try:
+                query = embedder.embed([text], kind="query")[0]
+            except ModelUnavailable:  # vectors without a working model: BM25 (and sessions) only
+                embedder = None
+        if embedder is not None and query is not None and seen.matrix is not None:
             near = cosines(seen.matrix, query)
             scores = dict(zip(seen.rows, near.tolist(), strict=True))
             rankings["vector"] = _nearest(seen.rows, near, depth)
