@@ -98,3 +98,13 @@ def test_vectors_for_reads_content_addressed_vectors(store: Store) -> None:
     assert store.vectors_for("fp", ["h1", "h2", "h1"]) == {"h1": blob}
     assert store.vectors_for("other", ["h1"]) == {}
     assert store.vectors_for("fp", []) == {}
+
+
+def test_memory_version_grows_with_every_record_write(store: Store) -> None:
+    assert store.memory_version() == 0
+    store.memory_write([(obs("obs_v", "Versioned", "first"), "created")])
+    first = store.memory_version()
+    store.memory_write([], [("obs_v", "user-pin", None)])
+    assert store.memory_version() == first  # signals do not change a record's text
+    store.memory_write([(dataclasses.replace(obs("obs_v", "Versioned", "second"), revision=2), "revised")])
+    assert store.memory_version() > first

@@ -105,7 +105,7 @@ class PlanService:
             store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)
         except NotFoundError:
             store = None
-        if store is not None:
+        if store is not None and store.list_collections():  # an index of memory alone: no passages
             run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
                                                       graph=False, all_passages=True, depth=PLAN_DEPTH)
             pool += passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates

@@ -209,7 +209,7 @@ class HybridRecall:
         import numpy as np
 
         key = (caller.project, caller.user, fingerprint)
-        version = (store.memory_counts().get("history", 0), store.data_version())
+        version = (store.memory_version(), store.data_version())
         with self._lock:
             cached = self._cache.get(key)
         if cached is not None and cached[0] == version:

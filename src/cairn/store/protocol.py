@@ -427,6 +427,11 @@ class MemoryStore(Protocol):
         """Records by kind and status, signals, history rows and hook events."""
         ...
 
+    # hybrid memory recall (issue 14, session 6): a cheap cache key
+    def memory_version(self) -> int:
+        """Grows with every record write (the last history position; 0 when none)."""
+        ...
+
     def append_hook_event(self, event: str, session_id: str | None, cwd: str | None,
                           payload: dict[str, object]) -> int:
         """Append one hook event; returns its position."""
