@@ -694,6 +694,12 @@ def prepare(collection: EvalCollection, base: Path, args: argparse.Namespace, *,
     reroot(home / "indexes" / f"{collection.name}.sqlite", base / "docs")
     ws = cairn.open(home=home, index=collection.name)
     existing = {c.name: c for c in ws.list_collections().collections}
+    for part in list(existing):
+        if part in collection.files and Path(existing[part].root).resolve() != (base / "docs" / part).resolve():
+            # The work folder was another checkout's: point the collection here (vectors are
+            # keyed by text, so nothing is embedded again).
+            ws.remove_collection(part)
+            del existing[part]
     for part in collection.files:
         if part not in existing:
             ws.add_collection(base / "docs" / part, name=part, sequence=collection.sequence)

@@ -34,6 +34,7 @@ from cairn.memory.impact import MemoryImpact
 from cairn.memory.plan_service import PlanService
 from cairn.memory.plan_source import StoredMemory
 from cairn.memory.project import ProjectInfo, project_of
+from cairn.memory.recall import HybridRecall
 from cairn.memory.service import MemoryService
 from cairn.models.hub import ModelHub
 from cairn.refs import document_uri
@@ -108,7 +109,8 @@ class Workspace:
             extensions=[MemoryImpact(self._open_store, self._memory.caller)],
         )
         self._indexing = IndexService(self._open_store, settings.index, self.models,
-                                      under_lock=self._delta.prune, after_run=self._memory.note_index_run)
+                                      under_lock=self._delta.prune, after_run=self._memory.note_index_run,
+                                      after_embed=lambda: self._recall.memory_embed())
         self._status = StatusService(self._open_store, self.index_name, self.index_path, paths.data_dir,
                                      str(settings.embed.get("backend")), self.models)
         self._retrieval = RetrievalService(
@@ -123,10 +125,10 @@ class Workspace:
         self._status.runtime_status = self._runtime.runtime_status
         self._saved = SavedCapsuleService(self._open_store, self._capsules)  # knowledge delta (issue 16)
         self._code = CodeService(self._open_store, self._memory.note_code_refresh)  # code graph; requalifies memory
-        # Memory: the evidence governor's plans (issue 14). Plans read the memory store
-        # (observations and claims, qualified) through a replaceable source, and resolve
-        # project and user as every memory operation does.
-        stored = StoredMemory(self._memory)
+        # Memory: the evidence governor's plans (issue 14). Plans read the memory store (hybrid
+        # recall) through a replaceable source, and resolve project and user as memory does.
+        self._recall = HybridRecall(self._open_store, self._memory, self.models.embedder)  # BM25 + vectors
+        stored = StoredMemory(self._memory, self._recall)
         self.memory_source: MemorySource | None = stored
         self._plans = PlanService(self._retrieval, lambda: self.memory_source, Path.cwd,
                                   os.environ.get("CAIRN_USER") or os.environ.get("USER"), identify=stored.caller)

@@ -21,6 +21,7 @@ from cairn.memory.candidates import (
     task_terms,
 )
 from cairn.memory.governor import canonical
+from cairn.memory.recall import Recalled
 from cairn.memory.records import Claim, EvidenceRef, Observation, Qualified
 from cairn.memory.scope import Caller
 from tests.conftest import run_cli
@@ -53,8 +54,9 @@ def claim(cid: str, obj: str, created: str, superseded_by: str | None = None) ->
 class FakeMemory:
     records: list[Qualified] = field(default_factory=list)
 
-    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
-        return self.records[:limit]  # unfiltered on purpose: the governor must enforce scope
+    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Recalled]:
+        # unfiltered on purpose: the governor must enforce scope
+        return [Recalled(q) for q in self.records[:limit]]
 
     def recent(self, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
         return self.records[:limit]

@@ -89,3 +89,22 @@ def test_search_widens_past_records_of_other_projects(store: Store) -> None:
                        + [(obs("obs_mine", "notes", "a wal mention in a long narrative " * 5), "created")])
     assert [rid for rid, _ in store.memory_search(parse_query("wal"), ["p1"], 3)] == ["obs_mine"]
     assert store.memory_search(parse_query("zzz"), ["p1"], 3) == []
+
+
+def test_vectors_for_reads_content_addressed_vectors(store: Store) -> None:
+    """Memory records are embedded by text hash into the shared vector table (issue 14, session 6)."""
+    blob = b"\x00\x00\x80\x3f" * 4
+    store.write_vectors("fp", [("h1", blob, 4, 3)])
+    assert store.vectors_for("fp", ["h1", "h2", "h1"]) == {"h1": blob}
+    assert store.vectors_for("other", ["h1"]) == {}
+    assert store.vectors_for("fp", []) == {}
+
+
+def test_memory_version_grows_with_every_record_write(store: Store) -> None:
+    assert store.memory_version() == 0
+    store.memory_write([(obs("obs_v", "Versioned", "first"), "created")])
+    first = store.memory_version()
+    store.memory_write([], [("obs_v", "user-pin", None)])
+    assert store.memory_version() == first  # signals do not change a record's text
+    store.memory_write([(dataclasses.replace(obs("obs_v", "Versioned", "second"), revision=2), "revised")])
+    assert store.memory_version() > first

@@ -179,6 +179,8 @@ class EmbedSummary(Contract):
     batches: int
     elapsed_ms: int
     tokens: int
+    #: Memory records embedded after the passages (agent memory, issue 14).
+    memory_embedded: int = 0
 
 
 class DiagnoseStage(Contract):

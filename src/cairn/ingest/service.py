@@ -30,15 +30,19 @@ class IndexService:
 
     def __init__(self, open_store: StoreOpener, settings: IndexSettings, models: ModelHub, *,
                  under_lock: Callable[[Store], object] | None = None,
-                 after_run: Callable[[int], object] | None = None) -> None:
+                 after_run: Callable[[int], object] | None = None,
+                 after_embed: Callable[[], int] | None = None) -> None:
         """``under_lock(store)`` is called after each index run with the writer lock still
         held (the change journal's retention, issue 16); ``after_run(run_id)`` after each
-        completed run, the lock released (agent memory's source-changed signals, issue 14)."""
+        completed run, the lock released (agent memory's source-changed signals, issue 14);
+        ``after_embed()`` after embedding every collection, returning how many more texts
+        it embedded (agent memory's records, issue 14)."""
         self._open_store = open_store
         self._settings = settings
         self._models = models
         self._under_lock = under_lock
         self._after_run = after_run
+        self._after_embed = after_embed
 
     # --- collections -------------------------------------------------------------------
 
@@ -176,7 +180,8 @@ class IndexService:
     def embed(
         self, collection: str | None = None, *, progress: Progress | None = None, batch: int = 64,
     ) -> c.EmbedSummary:
-        """Embed passages that have no vector for the configured model, in resumable batches.
+        """Embed passages that have no vector for the configured model, in resumable batches
+        (without ``collection``, memory records too: ``memory_embedded``).
 
         A passage whose exact text already has a vector (anywhere in the index) is never
         embedded again. Exact token counts from the model's tokenizer are recorded too."""
@@ -214,12 +219,14 @@ class IndexService:
             after = store.count_pending(fingerprint, cids)
         finally:
             store.release_writer()
+        memory = self._after_embed() if self._after_embed is not None and collection is None else 0
         prepare = getattr(embedder, "prepare_fast_query", None)
         if prepare is not None:
             prepare()  # build the int8 query model now, not on the first `query --fast`
         return c.EmbedSummary(
             embedder=fingerprint, embedded=done, pending_before=before, pending_after=after,
             batches=batches, elapsed_ms=int((time.perf_counter() - started) * 1000), tokens=tokens,
+            memory_embedded=memory,
         )
 
     # --- capture -----------------------------------------------------------------------

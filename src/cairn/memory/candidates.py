@@ -18,11 +18,17 @@ of any source look relevant, and the governor could never abstain):
   ``best / (1 + (rank - 1) / RANK_SCALE)`` where ``best`` is the highest match among the
   run's first units and ``rank`` its 1-based fused rank: strictly decreasing with rank
   (the governor packs in fused order), and all low when nothing matched well (abstain).
-* memory records and git facts: coverage (title, narrative, facts, files, concepts; a
-  claim's subject, predicate and object; a commit's subject and files).
+* memory records recalled for a task (:mod:`cairn.memory.recall`: BM25 and vectors fused,
+  feedback round and session context, as ``query`` ranks passages): the same rule over
+  their fused order, with each record's own cosine (coverage alone without vectors).
+* git facts, and memory records given without a ranking: coverage (title, narrative,
+  facts, files, concepts; a claim's subject, predicate and object; a commit's subject and
+  files).
 
-The compact form of a text is its first ``COMPACT_WORDS`` words (the title first for
-memory records), with an ellipsis when cut.
+An observation's text opens with its title as a heading line; its type goes in the item's
+title (``[decision] ...``), not in the text's tokens. The compact form of a text is its
+first ``COMPACT_WORDS`` words (the title first for memory records), with an ellipsis when
+cut.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from cairn.gitcli import git_text
 from cairn.memory.governor import Candidate
+from cairn.memory.recall import Recalled, record_text
 from cairn.memory.records import Claim, EvidenceRef, Observation, Qualified
 from cairn.memory.scope import Caller
 from cairn.text.stem import light_stem
@@ -62,9 +69,10 @@ class MemorySource(Protocol):
     """The few reads the plan service needs from the memory store (the memory service
     implements them; tests and benchmarks can give a list)."""
 
-    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
-        """Active records of ``project`` (and team records) that may bear on ``task``,
-        with their derived quality and freshness; scope is judged again by the governor."""
+    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Recalled]:
+        """Active records of ``project`` (and team records) that may bear on ``task``, best
+        first, with their derived quality and freshness and their cosine to ``task`` (None
+        without vectors); scope is judged again by the governor."""
         ...
 
     def recent(self, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
@@ -115,45 +123,37 @@ def _evidence_names(refs: Sequence[EvidenceRef]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def record_text(record: Observation | Claim) -> tuple[str, str]:
-    """A record's title and full text as handed to an agent."""
-    if isinstance(record, Observation):
-        lines = [f"[{record.type}] {record.title}", record.narrative.strip()]
-        if record.facts:
-            lines += [f"- {fact}" for fact in record.facts]
-        if record.files:
-            lines.append("Files: " + ", ".join(record.files))
-        if record.concepts:
-            lines.append("Concepts: " + ", ".join(record.concepts))
-        return record.title, "\n".join(line for line in lines if line)
-    title = f"{record.subject} {record.predicate} {record.object}"
-    return title, f"[claim] {title}"
-
-
 def memory_candidates(
-    records: Sequence[Qualified], task: str, counter: TokenCounter, *,
+    records: Sequence[Qualified | Recalled], task: str, counter: TokenCounter, *,
     relevance: dict[str, float] | None = None,
 ) -> list[Candidate]:
-    """Candidates from qualified memory records (archived ones are skipped). ``relevance``
-    overrides the coverage score by record id (``resume`` ranks by standing, not by task)."""
+    """Candidates from memory records (archived ones are skipped). Records recalled for
+    the task (:class:`~cairn.memory.recall.Recalled`, best first) are scored as passages
+    are: the best match among them (coverage, and the cosine when vectors ran) discounted
+    by rank. ``relevance`` overrides the score by record id (``resume`` ranks by
+    standing, not by a task)."""
     terms = task_terms(task)
-    live = [q for q in records if q.record.status == "active"]
-    texts = [record_text(q.record) for q in live]
-    compacts = [compact_text(text.split("\n", 1)[1] if "\n" in text else "", f"[{_label(q)}] {title}")
-                for q, (title, text) in zip(live, texts, strict=True)]
+    recalled = [r if isinstance(r, Recalled) else Recalled(r) for r in records]
+    live = [r for r in recalled if r.qualified.record.status == "active"]
+    texts = [record_text(r.qualified.record) for r in live]
+    compacts = [compact_text(text.split("\n", 1)[1] if "\n" in text else "", title)
+                for title, text in texts]
     counts = _counted(counter, [t for _, t in texts] + compacts)
+    matches = [_match(coverage(terms, text), r.cosine) for r, (_, text) in zip(live, texts, strict=True)]
+    ranked = all(isinstance(r, Recalled) for r in records)
+    scores = ranked_relevance(matches) if ranked else matches
     out = []
-    for i, (q, (title, text)) in enumerate(zip(live, texts, strict=True)):
-        rec = q.record
+    for i, (r, (title, text)) in enumerate(zip(live, texts, strict=True)):
+        q, rec = r.qualified, r.qualified.record
         if isinstance(rec, Claim):
             observed, superseded, conflict_key = rec.created_at, rec.superseded_by is not None, rec.conflict_key
         else:
             observed, superseded, conflict_key = rec.observed_at or rec.updated_at, False, None
         full, short = counts[i], counts[len(live) + i]
         out.append(Candidate(
-            key=rec.id, kind="claim" if isinstance(rec, Claim) else "observation", title=title, text=text,
-            compact=compacts[i] if short < full else text, tokens=full, compact_tokens=min(short, full),
-            relevance=round(min(1.0, (relevance or {}).get(rec.id, coverage(terms, text))), 6),
+            key=rec.id, kind="claim" if isinstance(rec, Claim) else "observation", title=f"[{_label(q)}] {title}",
+            text=text, compact=compacts[i] if short < full else text, tokens=full, compact_tokens=min(short, full),
+            relevance=round(min(1.0, (relevance or {}).get(rec.id, scores[i])), 6),
             project=rec.project, visibility=rec.visibility, owner=rec.owner, source=rec.source,
             provenance=_evidence_names(rec.evidence), evidence=len(rec.evidence), freshness=q.freshness,
             freshness_reasons=q.stale_reasons,
@@ -161,6 +161,21 @@ def memory_candidates(
             quality=q.quality, pinned=q.pinned, observed_at=observed, fetch=f"cairn memory show {rec.id}",
         ))
     return out
+
+
+def _match(cover: float, cosine: float | None) -> float:
+    """How well one item matches the task: coverage, blended with the cosine when known."""
+    if cosine is None:
+        return cover
+    return COSINE_WEIGHT * cover + (1 - COSINE_WEIGHT) * min(1.0, max(0.0, cosine))
+
+
+def ranked_relevance(matches: Sequence[float]) -> list[float]:
+    """Relevance of ranked items (best first) from their matches: the best match,
+    discounted by rank (``best / (1 + (rank - 1) / RANK_SCALE)``), so the order of the
+    ranking is kept and everything is low when nothing matched well."""
+    best = max(matches, default=0.0)
+    return [best / (1 + i / RANK_SCALE) for i in range(len(matches))]
 
 
 def _label(q: Qualified) -> str:
@@ -199,14 +214,13 @@ def passage_candidates(
     matches = []
     for f, body in zip(usable, bodies, strict=True):
         vector = f.stages.get("vector")
-        cosine = min(1.0, max(0.0, vector.score)) if vector is not None else 0.0
         cover = coverage(terms, f"{f.hit.title}\n{body}")
-        matches.append(COSINE_WEIGHT * cover + (1 - COSINE_WEIGHT) * cosine if run.vectors else cover)
-    best = max(matches, default=0.0)
+        matches.append(_match(cover, (vector.score if vector is not None else 0.0) if run.vectors else None))
+    scores = ranked_relevance(matches)
     out = []
     for i, f in enumerate(usable):
         hit = f.hit
-        rel = best / (1 + i / RANK_SCALE)
+        rel = scores[i]
         uri = document_uri(hit.collection, hit.path)
         full, short = counts[i], counts[len(usable) + i]
         out.append(Candidate(

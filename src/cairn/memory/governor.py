@@ -93,19 +93,19 @@ MAX_BUDGET = 100_000
 class GovernorSettings:
     """Every constant of the governor.
 
-    Chosen on data (LoCoMo conversations 1-2, the tuning split of ``bench/eval_memory.py``;
-    reported on conversations 3-5): ``relevance_floor`` (the highest floor that keeps
-    answerable abstention ≤ 10% and the plan's evidence recall within 0.5 points of a
-    packed ``query`` at 400/800/1600 tokens; none above 0 did at 400 tokens, so 0: only
-    a candidate with zero relevance is cut) and ``confident_score`` (the highest that
-    marks ≤ 25% of answerable plans low-confidence); see bench/RESULTS.md. The
+    Chosen on data (LoCoMo conversations 1-2 stored as observations, the tuning split of
+    ``bench/eval_memory.py``; reported on conversations 3-5): ``relevance_floor`` (the
+    highest floor that keeps answerable abstention ≤ 10% and the plan's evidence recall
+    within 0.5 points of a packed ``query`` at 400/800/1600 tokens: 0.1, session 6) and
+    ``confident_score`` (the highest that marks ≤ 25% of answerable plans
+    low-confidence: 0.55); see bench/RESULTS.md. The
     others are design choices, not tuned: ``card_max_items`` (a card is what fits at a
     glance), ``max_items``, ``max_item_share`` (no single item eats more than this share
     of the budget in full form), the freshness/quality factors and ``pin_bonus`` (a
     suspect or degraded record ranks below an equally relevant healthy one; a pin lifts
     a record by a fixed amount), ``max_listed_exclusions`` (plan size)."""
 
-    relevance_floor: float = 0.0
+    relevance_floor: float = 0.1
     confident_score: float = 0.55
     card_max_items: int = 3
     max_items: int = 50

@@ -100,12 +100,13 @@ class PlanService:
         if memory is not None:
             records = memory.recall(task, project=caller.project, user=caller.user, limit=PLAN_CANDIDATES)
             pool += memory_candidates(records, task, counter)
-            bound = sorted({f for q in records if isinstance(q.record, Observation) for f in q.record.files})
+            bound = sorted({f for r in records if isinstance(r.qualified.record, Observation)
+                            for f in r.qualified.record.files})
         try:
             store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)
         except NotFoundError:
             store = None
-        if store is not None:
+        if store is not None and store.list_collections():  # an index of memory alone: no passages
             run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
                                                       graph=False, all_passages=True, depth=PLAN_DEPTH)
             pool += passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates

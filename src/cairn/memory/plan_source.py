@@ -12,17 +12,20 @@ from typing import TYPE_CHECKING
 from cairn.memory.scope import Caller
 
 if TYPE_CHECKING:
+    from cairn.memory.recall import HybridRecall, Recalled
     from cairn.memory.records import Qualified
     from cairn.memory.service import MemoryService
 
 
 class StoredMemory:
-    def __init__(self, memory: MemoryService) -> None:
+    def __init__(self, memory: MemoryService, recall: HybridRecall) -> None:
         self._memory = memory
+        self._recall = recall
 
-    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
-        """The active records ``user`` may see in ``project`` that best match ``task`` (BM25)."""
-        return [q for q, _ in self._memory.recall(task, Caller(project, user), limit)]
+    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Recalled]:
+        """The active records ``user`` may see in ``project`` that best match ``task``: BM25
+        and vectors fused, with session context (:mod:`cairn.memory.recall`)."""
+        return self._recall.recall(task, Caller(project, user), limit)
 
     def recent(self, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
         """The most recently updated active records, pinned ones first."""

@@ -312,6 +312,11 @@ class VectorIndex(Protocol):
         """Changes whenever passages or vectors change (a cache key for loaded matrices)."""
         ...
 
+    # memory embeddings (issue 14, session 6): records are embedded by their text hash
+    def vectors_for(self, fingerprint: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        """The vector blobs of these text hashes for ``fingerprint`` (hashes with none absent)."""
+        ...
+
 
 @runtime_checkable
 class LinkStore(Protocol):
@@ -420,6 +425,11 @@ class MemoryStore(Protocol):
 
     def memory_counts(self) -> dict[str, int]:
         """Records by kind and status, signals, history rows and hook events."""
+        ...
+
+    # hybrid memory recall (issue 14, session 6): a cheap cache key
+    def memory_version(self) -> int:
+        """Grows with every record write (the last history position; 0 when none)."""
         ...
 
     def append_hook_event(self, event: str, session_id: str | None, cwd: str | None,

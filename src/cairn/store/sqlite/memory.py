@@ -211,6 +211,10 @@ class MemoryMixin(Connected):
                 self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
         return counts
 
+    def memory_version(self) -> int:
+        """Grows with every record write (the last history position; 0 when none)."""
+        return int(self.conn.execute("SELECT coalesce(max(seq), 0) FROM memory_history").fetchone()[0])
+
     def append_hook_event(self, event: str, session_id: str | None, cwd: str | None, payload: dict[str, object]) -> int:
         """Append one hook event; returns its position."""
         return append_event(self.conn, event, session_id, cwd, payload)

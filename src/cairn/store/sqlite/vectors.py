@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cairn.store.sqlite.base import Connected, utcnow
+from cairn.store.sqlite.base import Connected, chunks, placeholders, utcnow
 
 
 class VectorsMixin(Connected):
@@ -70,6 +70,16 @@ class VectorsMixin(Connected):
             blobs.append(blob)
         return ids, docids, blobs
 
+
+    def vectors_for(self, fingerprint: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        """The vector blobs of these text hashes for ``fingerprint`` (hashes with none are
+        absent): memory records are embedded by their text hash into the same table."""
+        found: dict[str, bytes] = {}
+        for part in chunks(list(dict.fromkeys(hashes))):
+            found.update(self.conn.execute(
+                f"SELECT passage_hash, vector FROM vectors WHERE fingerprint = ? AND passage_hash IN"
+                f" ({placeholders(part)})", (fingerprint, *part)).fetchall())
+        return found
 
     def has_vectors(self, fingerprint: str) -> bool:
         return self.conn.execute(

@@ -1,0 +1,307 @@
+"""Hybrid recall over memory: records ranked for a task as ``query`` ranks passages.
+
+Two ranked lists of the records a caller may see: BM25 over the memory index, and the
+cosine of the task's embedding with each record's (the embedding of :func:`embed_text`,
+kept in the index's content-addressed vector table, so a record whose text is also a
+passage is embedded once). They are fused by the reciprocal-rank fusion of ``query``
+(:func:`cairn.retrieval.hybrid.fuse`: the same ``rrf_k``, the weights of ``query --fast``
+since memory has no feedback round), then given *session context* the way ``query``
+gives sequence context to a collection declared a sequence
+(:func:`cairn.retrieval.hybrid.sequence_context`, the same shares): records written one
+after another in one session (the same project, owner and ``observed_at``, adjacent in
+write order, as a conversation log imported in order is) lend a neighbour a share of
+their fused score, so a reply that does not name its subject joins under the turn it
+answers.
+
+Without an embedder, or when no visible record has a vector yet, recall is BM25 (with
+session context) alone: nothing waits for a model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cairn.errors import ModelUnavailable
+from cairn.memory.records import Claim, Observation, Qualified
+from cairn.memory.scope import Caller, visible
+from cairn.retrieval.hybrid import (
+    DEFAULT_SETTINGS,
+    FeedbackExpander,
+    Fused,
+    HybridSettings,
+    Neighbours,
+    adapt_weights,
+    fuse,
+    sequence_context,
+    strong_signal,
+)
+from cairn.store.records import light_hit
+from cairn.text.query import parse_query
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from cairn.memory.codec import MemoryRecord
+    from cairn.memory.service import MemoryService
+    from cairn.models.embedders import Embedder
+    from cairn.store.protocol import StoreOpener
+
+
+
+#: Records a recall or an embedding pass reads (memory_list's default stops at 10,000).
+ALL_RECORDS = 1_000_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Recalled:
+    """A record recalled for a task, in fused order: the qualified record and the cosine
+    of its embedding with the task's (None: no vector stage ran, or it has no vector)."""
+
+    qualified: Qualified
+    cosine: float | None = None
+
+
+def record_text(record: Observation | Claim) -> tuple[str, str]:
+    """A record's title and full text as handed to an agent (and embedded). An
+    observation's text opens with its title as a heading line; its type is shown in the
+    plan item's title, not spent in the text's tokens."""
+    if isinstance(record, Observation):
+        heading = record.title if record.title.endswith((".", ":", "!", "?")) else f"{record.title}:"
+        lines = [heading, record.narrative.strip()]
+        if record.facts:
+            lines += [f"- {fact}" for fact in record.facts]
+        if record.files:
+            lines.append("Files: " + ", ".join(record.files))
+        if record.concepts:
+            lines.append("Concepts: " + ", ".join(record.concepts))
+        return record.title, "\n".join(line for line in lines if line)
+    title = f"{record.subject} {record.predicate} {record.object}"
+    return title, f"[claim] {title}"
+
+
+def embed_text(record: Observation | Claim) -> str:
+    """The text a record is embedded by: the text a plan hands over (:func:`record_text`)."""
+    return record_text(record)[1]
+
+
+def text_hash(text: str) -> str:
+    """The content address of a text in the vector table (as a passage's ``passage_hash``)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _session(record: MemoryRecord) -> tuple[str, str | None, str] | None:
+    if isinstance(record, Observation) and record.observed_at:
+        return (record.project, record.owner, record.observed_at)
+    return None
+
+
+def session_neighbours(records: Sequence[MemoryRecord]) -> dict[str, Neighbours]:
+    """Record id -> its previous and next record of the same session, for ``records`` in
+    write order (only records with a neighbour are listed)."""
+    out: dict[str, Neighbours] = {}
+    sessions = [_session(r) for r in records]
+    for i, record in enumerate(records):
+        here = sessions[i]
+        if here is None:
+            continue
+        before = records[i - 1].id if i > 0 and sessions[i - 1] == here else None
+        after = records[i + 1].id if i + 1 < len(records) and sessions[i + 1] == here else None
+        if before or after:
+            out[record.id] = Neighbours(before, after)
+    return out
+
+
+def fused_order(
+    rankings: Mapping[str, Sequence[tuple[str, float]]], records: Sequence[MemoryRecord], limit: int,
+    weights: Mapping[str, float] | None = None, settings: HybridSettings = DEFAULT_SETTINGS,
+) -> list[str]:
+    """Record ids best first: the ranked lists (stage -> (id, score) best first) fused as
+    ``query`` fuses them (``weights``: default, ``settings.weights``), with session context
+    over ``records`` (every record the caller may see, in write order); the first ``limit``."""
+    fused = _fuse(rankings, records, weights, settings)
+    ordinal = {r.id: n for n, r in enumerate(records)}
+    near = session_neighbours(records)
+    units = {f.hit.docid for f in fused}
+    lending = {rid: near[rid] for rid in near
+               if near[rid].previous in units or near[rid].next in units}
+    if lending:
+        entries = {rid: light_hit(ordinal[rid], rid, 0.0) for rid in lending}
+        fused = sequence_context(fused, lending, entries, previous_weight=settings.sequence_previous,
+                                 next_weight=settings.sequence_next, capped=settings.sequence_cap)
+    return [f.hit.docid for f in fused[:limit]]
+
+
+def _fuse(rankings: Mapping[str, Sequence[tuple[str, float]]], records: Sequence[MemoryRecord],
+          weights: Mapping[str, float] | None, settings: HybridSettings) -> list[Fused]:
+    ordinal = {r.id: n for n, r in enumerate(records)}
+    hits = {stage: [light_hit(ordinal[rid], rid, score) for rid, score in ranked]
+            for stage, ranked in rankings.items() if ranked}
+    return fuse(hits, k=settings.rrf_k, weights=settings.weights if weights is None else weights)
+
+
+def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[np.float64]:
+    """Cosine of ``query`` with each row (both L2-normalised), rounded to 6 places (the
+    same rounding as the passages' vector stage, so ties break the same way)."""
+    import numpy as np
+
+    scores = (matrix @ query.astype(np.float32)).astype(np.float64)
+    return np.round(scores, 6).astype(np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class _Visible:
+    """What a caller may see of memory, cached until memory or the vectors change."""
+
+    records: list[MemoryRecord]  # active, visible, in write order
+    by_id: dict[str, MemoryRecord]
+    rows: list[str]  # ids of the records with a vector, in matrix order
+    matrix: Any  # float32 (len(rows), dims), or None
+
+
+class HybridRecall:
+    """Recall over the memory store (BM25 + vectors + session context) and the embedding
+    of memory records; the embedder is only asked for when some record has a vector."""
+
+    def __init__(self, open_store: StoreOpener, memory: MemoryService,
+                 embedder: Callable[[], Embedder] | None = None,
+                 settings: HybridSettings = DEFAULT_SETTINGS) -> None:
+        self._open_store = open_store
+        self._memory = memory
+        self._embedder = embedder
+        self._settings = settings
+        self._lock = threading.Lock()
+        self._cache: dict[tuple[str, str | None, str | None], tuple[object, _Visible]] = {}
+
+    def _fingerprint(self) -> tuple[Embedder | None, str | None]:
+        if self._embedder is None:
+            return None, None
+        try:
+            embedder = self._embedder()
+            return embedder, embedder.fingerprint
+        except ModelUnavailable:
+            return None, None
+
+    def memory_embed(self, *, batch: int = 64) -> int:
+        """Embed every active memory record whose text has no vector for the configured
+        embedder (content-addressed: a text embedded once, as a record or as a passage, is
+        never embedded again). Returns how many texts were embedded."""
+        embedder, fingerprint = self._fingerprint()
+        if embedder is None or fingerprint is None:
+            raise ModelUnavailable("no embedder is configured or its model is not installed")
+        store = self._open_store(True)
+        texts = {text_hash(t): t for t in (embed_text(r) for r in store.memory_list(None, limit=ALL_RECORDS))}
+        have = store.vectors_for(fingerprint, list(texts))
+        pending = [(h, t) for h, t in texts.items() if h not in have]
+        for start in range(0, len(pending), batch):
+            part = pending[start:start + batch]
+            vectors = embedder.embed([t for _, t in part], kind="passage")
+            counts = embedder.count_tokens([t for _, t in part])
+            store.write_vectors(fingerprint, [(h, vectors[i].astype("<f4").tobytes(), int(vectors.shape[1]), counts[i])
+                                              for i, (h, _) in enumerate(part)])
+        return len(pending)
+
+    def _visible(self, store: Any, caller: Caller, fingerprint: str | None) -> _Visible:
+        import numpy as np
+
+        key = (caller.project, caller.user, fingerprint)
+        version = (store.memory_version(), store.data_version())
+        with self._lock:
+            cached = self._cache.get(key)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        records = [r for r in store.memory_list([caller.project], limit=ALL_RECORDS) if visible(r, caller)]
+        rows: list[str] = []
+        matrix = None
+        if fingerprint is not None:
+            hashes = {r.id: text_hash(embed_text(r)) for r in records}
+            blobs = store.vectors_for(fingerprint, list(hashes.values()))
+            rows = [r.id for r in records if hashes[r.id] in blobs]
+            if rows:
+                matrix = np.frombuffer(b"".join(blobs[hashes[rid]] for rid in rows), dtype="<f4").reshape(len(rows), -1)
+        seen = _Visible(records, {r.id: r for r in records}, rows, matrix)
+        with self._lock:
+            self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}
+            self._cache[key] = (version, seen)
+        return seen
+
+    def recall(self, text: str, caller: Caller, limit: int) -> list[Recalled]:
+        """The ``limit`` active records ``caller`` may see that best match ``text``, fused
+        best first, each qualified, with its cosine to ``text`` (when vectors ran)."""
+        store = self._open_store(True)
+        embedder, fingerprint = self._fingerprint()
+        seen = self._visible(store, caller, fingerprint)
+        if not seen.records:
+            return []
+        # Each ranked list as deep as ``query``'s for ``limit`` results.
+        depth = max(self._settings.candidates, limit * 5)
+        tuning = self._settings
+        rankings: dict[str, list[tuple[str, float]]] = {"bm25": self._bm25(store, text, caller, seen, depth)}
+        scores: dict[str, float] = {}
+        query = None
+        if embedder is not None and seen.matrix is not None:
+            try:
+                query = embedder.embed([text], kind="query")[0]
+            except ModelUnavailable:  # vectors without a working model: BM25 (and sessions) only
+                embedder = None
+        if embedder is not None and query is not None and seen.matrix is not None:
+            near = cosines(seen.matrix, query)
+            scores = dict(zip(seen.rows, near.tolist(), strict=True))
+            rankings["vector"] = _nearest(seen.rows, near, depth)
+        # The feedback round of ``query``'s default mode: the first fused records expand
+        # the BM25 query (bm25x) and shift the query vector towards them (vectorx).
+        strong = strong_signal([light_hit(0, rid, score) for rid, score in rankings["bm25"]],
+                               ratio=tuning.strong_signal_ratio)
+        weights = adapt_weights(tuning.weights, decisive=strong, settings=tuning).weights
+        if not strong and rankings["bm25"]:
+            first = [f.hit.docid for f in _fuse(rankings, seen.records, weights, tuning)]
+            top = [embed_text(seen.by_id[rid]) for rid in first[:tuning.feedback_text_passages]]
+            extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
+            if extra:
+                rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
+            shifted = self._shifted(seen, query, first[:tuning.feedback_vector_passages])
+            if shifted is not None:
+                rankings["vectorx"] = _nearest(seen.rows, cosines(seen.matrix, shifted), depth)
+                weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
+        ids = fused_order(rankings, seen.records, limit, weights, tuning)
+        qualified = self._memory.qualified([seen.by_id[rid] for rid in ids], caller)
+        return [Recalled(q, scores.get(q.record.id)) for q in qualified]
+
+    def _bm25(self, store: Any, text: str, caller: Caller, seen: _Visible, depth: int) -> list[tuple[str, float]]:
+        """(id, BM25 score) of the best ``depth`` records ``caller`` may see."""
+        parsed = parse_query(text, strict=False)
+        fetch = depth * 4
+        while True:
+            scored = store.memory_search(parsed, [caller.project], fetch)
+            hits = [(rid, score) for rid, score in scored if rid in seen.by_id][:depth]
+            if len(hits) >= depth or len(scored) < fetch:
+                return hits
+            fetch *= 4
+
+    def _shifted(self, seen: _Visible, query: Any, first: Sequence[str]) -> Any:
+        """Rocchio feedback: the unit vector of ``query + beta * mean(vectors of first)``."""
+        import numpy as np
+
+        if query is None or seen.matrix is None:
+            return None
+        row = {rid: n for n, rid in enumerate(seen.rows)}
+        rows = [row[rid] for rid in first if rid in row]
+        if not rows:
+            return None
+        shifted = query.astype(np.float32) + np.float32(self._settings.rocchio_beta) * seen.matrix[rows].mean(axis=0)
+        norm = float(np.linalg.norm(shifted))
+        return (shifted / norm).astype(np.float32) if norm > 0 else None
+
+
+def _nearest(ids: Sequence[str], scores: NDArray[np.float64], depth: int) -> list[tuple[str, float]]:
+    """The ``depth`` best (id, score), best first, ties by position."""
+    import numpy as np
+
+    k = min(depth, scores.shape[0])
+    part = np.argpartition(-scores, k - 1)[:k] if 0 < k < scores.shape[0] else np.arange(scores.shape[0])
+    order = part[np.lexsort((part, -scores[part]))]
+    return [(ids[i], float(scores[i])) for i in order.tolist()]

@@ -1,0 +1,83 @@
+"""Hybrid recall over memory (:mod:`cairn.memory.recall`): BM25 and vectors fused as
+``query`` fuses them, session context, content-addressed embeddings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cairn.memory.governor import canonical
+from cairn.memory.recall import embed_text, fused_order, session_neighbours
+from cairn.memory.records import Observation
+from cairn.retrieval.hybrid import Neighbours
+from tests.conftest import needs_minilm
+
+
+def obs(rid: str, observed: str | None, *, project: str = "p", owner: str | None = "ann") -> Observation:
+    return Observation(
+        id=rid, type="how-it-works", title=f"Title {rid}", narrative=f"text of {rid}", facts=(), files=(),
+        symbols=(), concepts=(), topic_key=None, revision=1, source="import", visibility="project",
+        project=project, owner=owner, evidence=(), status="active", created_at="2026-01-01T00:00:00Z",
+        updated_at="2026-01-01T00:00:00Z", observed_at=observed,
+    )
+
+
+def test_session_neighbours_follow_write_order_within_one_session() -> None:
+    records = [obs("a", "2023-05-08"), obs("b", "2023-05-08"), obs("c", "2023-05-08"),
+               obs("d", "2023-06-01"), obs("e", None), obs("f", None), obs("g", "2023-06-01", owner="bob")]
+    near = session_neighbours(records)
+    assert near == {"a": Neighbours(None, "b"), "b": Neighbours("a", "c"), "c": Neighbours("b", None)}
+
+
+def test_a_reply_joins_under_the_turn_it_answers() -> None:
+    records = [obs("q1", "s1"), obs("r1", "s1"), obs("x", "s2"), obs("y", "s2")]
+    # BM25 finds two turns; the turn after each in its session borrows half its score,
+    # so each joins (below what BM25 found itself) in the order of its lender.
+    assert fused_order({"bm25": [("q1", 2.0), ("x", 1.0)]}, records, 10) == ["q1", "x", "r1", "y"]
+    assert fused_order({"bm25": [("q1", 2.0)]}, records, 10) == ["q1", "r1"]
+    # Without a session (no observed_at), no neighbour joins.
+    plain = [obs("q1", None), obs("r1", None)]
+    assert fused_order({"bm25": [("q1", 2.0)]}, plain, 10) == ["q1"]
+
+
+def test_vector_list_fuses_with_bm25() -> None:
+    records = [obs("a", None), obs("b", None), obs("c", None)]
+    assert fused_order({"bm25": [("a", 3.0)], "vector": [("b", 0.9), ("a", 0.5)]}, records, 10) == ["a", "b"]
+    assert fused_order({"bm25": [], "vector": [("c", 0.9)]}, records, 1) == ["c"]
+
+
+def test_embed_text_is_the_handed_text() -> None:
+    record = obs("a", None)
+    assert embed_text(record) == "Title a:\ntext of a"
+
+
+def test_session_context_in_a_plan_without_a_model(mws: Any) -> None:
+    """BM25 alone (nothing embedded): the turn that names the subject is found, and the
+    reply written after it in the same session joins the plan."""
+    mws.memory_import([
+        {"title": "Ann, 8 May 2023", "narrative": "How long have you kept the tortoises?", "observed_at": "2023-05-08",
+         "source": "import"},
+        {"title": "Bob, 8 May 2023", "narrative": "Three years now, since the move.", "observed_at": "2023-05-08",
+         "source": "import"},
+        {"title": "Bob, 9 June 2023", "narrative": "The garden needs rain.", "observed_at": "2023-06-09",
+         "source": "import"},
+    ])
+    plan = mws.plan("how long has Bob kept tortoises", budget=400)
+    handed = [i.title for i in plan.items if i.disposition in ("include", "compact")]
+    assert handed[:2] == ["[how-it-works] Ann, 8 May 2023", "[how-it-works] Bob, 8 May 2023"]
+
+
+@needs_minilm
+def test_vectors_recall_by_meaning_and_plans_stay_identical(mws: Any) -> None:
+    mws.memory_add("Database choice", "We keep every order in PostgreSQL with nightly backups.", source="manual")
+    mws.memory_add("Lunch", "The team likes the noodle place on Fridays.", source="manual")
+    assert mws.embed().memory_embedded == 2  # `cairn embed` embeds memory records too
+    assert mws.embed().memory_embedded == 0  # content-addressed: nothing twice
+    caller = mws.memory_caller()
+    recalled = mws._recall.recall("which relational store holds purchases", caller, 5)
+    assert recalled[0].qualified.record.title == "Database choice"
+    assert recalled[0].cosine is not None and recalled[0].cosine > (recalled[-1].cosine or 0.0) - 1e-9
+    first = canonical(mws.plan("which relational store holds purchases", budget=200, explain=True)
+                      .model_dump(mode="json"))
+    again = canonical(mws.plan("which relational store holds purchases", budget=200, explain=True)
+                      .model_dump(mode="json"))
+    assert first == again
