@@ -317,17 +317,29 @@ _CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가
 def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
     text = _CJK_COORDINATORS.sub("、", _cjk_numerals(text))
     pos = 0
+    # The last quantity when it ends where this piece starts: (dim, unit factor, total).
+    last: tuple[str, Fraction, Fraction] | None = None
     for m in _CJK_SPLIT_RE.finditer(text):
+        if m.start() != pos:
+            last = None
         _cjk_plain(text[pos : m.start()], out)
         piece = m.group()
         if piece[0] in "dm" and piece[1:].isdigit():
             out.append(AccountToken(piece, piece, "n"))
+            last = None
         else:
             um = _CJK_UNIT_RE.fullmatch(piece)
             if um:
                 dim, factor = _CJK_UNITS[um.group(2)]
                 value = Fraction(um.group(1)) * factor
-                out.append(AccountToken(quantity_key(dim, value), piece, "n"))
+                if last and last[0] == dim and factor < last[1] and value < last[1]:
+                    # "1時間30分" is one value (90 minutes), as "1 h 30 min" is.
+                    value += last[2]
+                    prev = out.pop()
+                    out.append(AccountToken(quantity_key(dim, value), prev.text + piece, "n"))
+                else:
+                    out.append(AccountToken(quantity_key(dim, value), piece, "n"))
+                last = (dim, factor, value)
         pos = m.end()
     _cjk_plain(text[pos:], out)
 

@@ -1,0 +1,67 @@
+"""Regression tests for the supported-side fixes of session 6b (issue 12), one per cause
+found on the tuning splits of ``bench/verify_set``. The sentences are written for the
+test, not copied from the set; each cause is tested in general form, with the unsafe
+neighbour of every equivalence checked to stay unsupported."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer import EvidenceSpan, split_claims, verify_claims
+
+
+def _verdict(claim: str, evidence: str) -> str:
+    span = EvidenceSpan(
+        evidence_id="E1", text=evidence, uri="n.md", start_line=1, end_line=evidence.count("\n") + 1
+    )
+    (v,) = verify_claims(split_claims(claim), [span])
+    return v.verdict
+
+
+# --- cause 1: exact unit conversions for units the table lacked (cm/mm spelled out,
+# metric tonnes, millilitres, power, frequency), in both stages of the check.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Crates must be stacked no higher than 320 centimetres.",
+            "Crates must be stacked no higher than 3.2 metres.",
+        ),
+        ("The quota is 250,000 kg per year.", "The quota is 250 t per year."),
+        ("The quota is 2 tonnes per month.", "The quota is 2,000 kg per month."),
+        ("The heater draws 1.5 kW.", "The heater draws 1,500 W."),
+        ("Each vial holds 2.5 millilitres.", "Each vial holds 2.5 ml."),
+        ("The clock runs at 2.4 GHz.", "The clock runs at 2,400 MHz."),
+        ("The gap is 12 millimetres.", "The gap is 1.2 cm."),
+    ],
+)
+def test_exact_unit_conversions_are_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Crates must be stacked no higher than 32 centimetres.",
+            "Crates must be stacked no higher than 3.2 metres.",
+        ),
+        ("The quota is 250 kg per year.", "The quota is 250 t per year."),
+        ("The heater draws 1.5 W.", "The heater draws 1,500 W."),
+        ("The quota is 250 t per month.", "The quota is 250 t per year."),
+        ("The clock runs at 2.4 MHz.", "The clock runs at 2,400 MHz."),
+    ],
+)
+def test_wrong_conversions_stay_unsupported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+def test_cjk_hours_and_minutes_are_one_value() -> None:
+    from cairn.answer.tokens import account_tokens
+
+    keys = [t.key for t in account_tokens("約1時間30分です")]
+    assert keys[1] == [t.key for t in account_tokens("約90分")][1]
+    # A larger part in the smaller unit is not a completion of the first quantity.
+    assert len([t for t in account_tokens("2小时90分钟") if t.kind == "n"]) == 2
