@@ -65,3 +65,23 @@ def test_cjk_hours_and_minutes_are_one_value() -> None:
     assert keys[1] == [t.key for t in account_tokens("約90分")][1]
     # A larger part in the smaller unit is not a completion of the first quantity.
     assert len([t for t in account_tokens("2小时90分钟") if t.kind == "n"]) == 2
+
+
+# --- cause 2: a CJK claim that reads a table row as a sentence adds the copula and
+# particles ("は", "の", "です"; "是", "的"); the row still binds the values.
+
+_JA_TABLE = "| 品目 | 保存温度 | 保存期間 |\n|---|---|---|\n| 牛乳 | 4 °C | 約5日 |\n| 冷凍肉 | −18 °C | 約3か月 |"
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("牛乳の保存期間は約5日です。", True),
+        ("冷凍肉の保存期間は約3か月です。", True),
+        ("牛乳の保存期間は約3か月です。", False),  # a cell of the other row
+        ("冷凍肉の保存期間は約5日です。", False),
+        ("牛乳の保存期間は約5日ではありません。", False),
+    ],
+)
+def test_cjk_table_row_read_as_a_sentence(claim: str, expected: bool) -> None:
+    assert (_verdict(claim, _JA_TABLE) == "supported") is expected
