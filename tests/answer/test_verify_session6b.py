@@ -85,3 +85,28 @@ _JA_TABLE = "| 品目 | 保存温度 | 保存期間 |\n|---|---|---|\n| 牛乳 |
 )
 def test_cjk_table_row_read_as_a_sentence(claim: str, expected: bool) -> None:
     assert (_verdict(claim, _JA_TABLE) == "supported") is expected
+
+
+# --- cause 3: Japanese "AとB" before a particle coordinates two nouns (reorderable, as
+# "、" and "および" are); "、" after a hiragana ends a clause, so items never move
+# between clauses.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        (
+            "フィルターとパッキンは毎月交換してください。",
+            "パッキンとフィルターは毎月交換してください。",
+            True,
+        ),
+        ("卵と牛乳は冷蔵し、肉は冷凍する。", "牛乳と卵は冷蔵し、肉は冷凍する。", True),
+        ("牛乳と卵は冷蔵し、肉は冷凍する。", "牛乳と肉は冷蔵し、卵は冷凍する。", False),
+        ("肉と卵は冷蔵し、牛乳は冷凍する。", "牛乳と卵は冷蔵し、肉は冷凍する。", False),
+        ("内釜は毎回洗い、内ぶたは週に1回洗う。", "内ぶたは毎回洗い、内釜は週に1回洗う。", False),
+        ("田中は佐藤と会議に出席する。", "佐藤は田中と会議に出席する。", False),
+        ("電源を押すとボタンが入る。", "ボタンを押すと電源が入る。", False),
+    ],
+)
+def test_japanese_coordination_and_clause_comma(claim: str, evidence: str, expected: bool) -> None:
+    assert (_verdict(claim, evidence) == "supported") is expected

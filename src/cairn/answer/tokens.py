@@ -314,7 +314,26 @@ _CJK_SPLIT_RE = re.compile(
 _CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가-힣])[과와](?= )")
 
 
+#: Japanese "AとB" before a topic, subject or object particle ("内釜と内ぶたは", "玄米と
+#: おかゆを") coordinates two nouns: read as the enumeration comma. Only when "A" starts
+#: the sentence or follows punctuation and neither item holds a particle, so a
+#: conditional "押すと" or a quoting "と" is never read so.
+_JA_TO_RE = re.compile(
+    r"(^|[、。，：；|\s（(])([^\s、。，はがをもにでとのへや|（）()]{1,10})と"
+    r"([^\s、。，はがをもにでとのへや|（）()]{1,10})(?=[はがをも])"
+)
+
+
+#: In Japanese "、" also ends a clause ("冷蔵し、肉は冷凍する"): after a hiragana (a verb
+#: ending or a particle) it is read as the clause comma "，", so the enumeration comma
+#: only joins nouns and the clauses around it cannot be reordered as list items.
+_JA_CLAUSE_COMMA_RE = re.compile("(?<=[\u3041-\u309f])、")
+_KANA_RE = re.compile("[\u3041-\u309f\u30a0-\u30ff]")
+
+
 def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
+    if _KANA_RE.search(text):
+        text = _JA_TO_RE.sub(r"\1\2、\3", _JA_CLAUSE_COMMA_RE.sub("，", text))
     text = _CJK_COORDINATORS.sub("、", _cjk_numerals(text))
     pos = 0
     # The last quantity when it ends where this piece starts: (dim, unit factor, total).
