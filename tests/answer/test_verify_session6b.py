@@ -110,3 +110,26 @@ def test_cjk_table_row_read_as_a_sentence(claim: str, expected: bool) -> None:
 )
 def test_japanese_coordination_and_clause_comma(claim: str, evidence: str, expected: bool) -> None:
     assert (_verdict(claim, evidence) == "supported") is expected
+
+
+# --- cause 4: inflection of a generic subject: "Every/Each <noun> <verb>s" opening a
+# sentence is the bare plural's rule; a premodifier or a fronted scope still restricts.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        (
+            "New drivers attend a safety briefing.",
+            "Every new driver attends a safety briefing.",
+            True,
+        ),
+        ("Drivers check the tyres.", "Each driver checks the tyres.", True),
+        ("Drivers check the tyres.", "Every night driver checks the tyres.", False),
+        ("Night drivers check the tyres.", "Every driver checks the tyres.", False),
+        ("Drivers check the tyres.", "In winter, every driver checks the tyres.", False),
+        ("No drivers check the tyres.", "Every driver checks the tyres.", False),
+    ],
+)
+def test_every_noun_is_the_bare_plural(claim: str, evidence: str, expected: bool) -> None:
+    assert (_verdict(claim, evidence) == "supported") is expected
