@@ -133,3 +133,26 @@ def test_japanese_coordination_and_clause_comma(claim: str, evidence: str, expec
 )
 def test_every_noun_is_the_bare_plural(claim: str, evidence: str, expected: bool) -> None:
     assert (_verdict(claim, evidence) == "supported") is expected
+
+
+# --- cause 5: an existential "There are N <things>" reads a count cell of a table row
+# (number words too); the count must still be the row's.
+
+_COUNT_TABLE = (
+    "| Item | Count | Location |\n|---|---|---|\n"
+    "| Foam extinguishers | 12 | corridors |\n| Fire blankets | 3 | kitchen |"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("There are 12 foam extinguishers, in corridors.", True),
+        ("There are twelve foam extinguishers.", True),
+        ("There are 3 fire blankets in the kitchen.", True),
+        ("There are 3 foam extinguishers.", False),
+        ("There are twelve fire blankets.", False),
+    ],
+)
+def test_there_are_reads_a_count_cell(claim: str, expected: bool) -> None:
+    assert (_verdict(claim, _COUNT_TABLE) == "supported") is expected

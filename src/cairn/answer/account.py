@@ -592,6 +592,7 @@ _TABLE_GLUE = frozenset(
         "in",
         "on",
         "via",
+        "there",  # "There are 14 CO2 extinguishers" reads a count cell
     ]
 )
 
