@@ -156,3 +156,42 @@ _COUNT_TABLE = (
 )
 def test_there_are_reads_a_count_cell(claim: str, expected: bool) -> None:
     assert (_verdict(claim, _COUNT_TABLE) == "supported") is expected
+
+
+# --- cause 6: date formats with ordinal days ("the 1st of March 2026", "the first of
+# March 2026", "March first, 2026") and "the first/second" as ordinals.
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("The audit took place on the 3rd of June 2026.", True),
+        ("The audit took place on the third of June 2026.", True),
+        ("The audit took place on June third, 2026.", True),
+        ("The audit took place on 3 June 2026.", True),
+        ("The audit took place on the 4th of June 2026.", False),
+        ("The audit took place on the third of July 2026.", False),
+    ],
+)
+def test_ordinal_day_dates(claim: str, expected: bool) -> None:
+    assert (_verdict(claim, "The audit took place on 2026-06-03.") == "supported") is expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("The archive is on the 1st floor.", True),
+        ("The archive is on the first floor.", True),
+        ("The archive is on the 2nd floor.", False),
+        ("The archive is on the second floor.", False),
+    ],
+)
+def test_first_and_second_after_the_are_ordinals(claim: str, expected: bool) -> None:
+    assert (_verdict(claim, "The archive is on the first floor.") == "supported") is expected
+
+
+def test_a_day_word_before_the_month_needs_of() -> None:
+    from cairn.answer.normalise import normalise_dates
+
+    assert "d2026" not in normalise_dates("the second May 2026 release")
+    assert "d20260502" in normalise_dates("the second of May 2026")

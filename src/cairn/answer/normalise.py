@@ -22,10 +22,32 @@ _MONTH_NUM = {
     )
 }  # fmt: skip
 _MON = r"(?P<mon>" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?"
+#: Ordinal day words ("the first of March 2026", "March twenty-first, 2026").
+_DAY_WORDS = {
+    w: i
+    for i, w in enumerate(
+        (
+            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+            "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
+        ),
+        1,
+    )
+}  # fmt: skip
+_DAY_WORDS.update({f"twenty-{w}": 20 + i for w, i in _DAY_WORDS.items() if i < 10})
+_DAY_WORDS.update({"thirtieth": 30, "thirty-first": 31})
+_DAY = (
+    r"(?P<d>\d{1,2}(?:st|nd|rd|th)?|" + "|".join(sorted(_DAY_WORDS, key=len, reverse=True)) + r")"
+)
 _DATE_RES = (
     re.compile(r"(?<!\d)(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?!\d)"),
-    re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
-    re.compile(r"\b" + _MON + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})\b", re.I),
+    re.compile(
+        r"\b(?P<d>\d{1,2}(?:st|nd|rd|th)?)(?:\s+of)?\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I
+    ),
+    # A day word before the month only with "of" ("the first of March 2026"; "the second
+    # March 2026 release" is no date).
+    re.compile(r"\b" + _DAY + r"\s+of\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
+    re.compile(r"\b" + _MON + r"\s+" + _DAY + r",?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"(?P<y>\d{4})\s?年\s?(?P<m>\d{1,2})\s?月\s?(?P<d>\d{1,2})\s?[日号]"),
     re.compile(r"(?P<y>\d{4})\s?년\s?(?P<m>\d{1,2})\s?월\s?(?P<d>\d{1,2})\s?일"),
     re.compile(r"(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2})\b"),
@@ -53,7 +75,8 @@ def normalise_dates(text: str) -> str:
 
     def repl_date(m: re.Match[str]) -> str:
         mo = _month(m)
-        d = int(m.group("d"))
+        raw_d = m.group("d").lower()
+        d = _DAY_WORDS[raw_d] if raw_d in _DAY_WORDS else int(raw_d.rstrip("stndrh"))
         if mo is None or not (1 <= mo <= 12 and 1 <= d <= 31):
             return m.group()
         token = f"d{int(m.group('y')):04d}{mo:02d}{d:02d}"

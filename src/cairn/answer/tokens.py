@@ -171,6 +171,12 @@ def _latin_tokens(text: str, out: list[AccountToken]) -> None:
         if t.norm == "°":  # a stray degree sign
             i += 1
             continue
+        if t.norm in _ORDINAL_AFTER_THE and out and out[-1].kind == "w" and out[-1].key == "the":
+            # "the first floor" is "the 1st floor" ("first" alone may be an adverb and
+            # "second" a unit, so only after "the").
+            out.append(AccountToken(f"n:{_ORDINAL_AFTER_THE[t.norm]}", t.raw, "n"))
+            i += 1
+            continue
         key, stem = _word_key(t.norm)
         out.append(AccountToken(key, t.raw, "w", stem))
         i += 1
@@ -179,6 +185,8 @@ def _latin_tokens(text: str, out: list[AccountToken]) -> None:
         if ch in _CLAUSE_STOPS or ch == ",":
             out.append(AccountToken(ch, ch, "p"))
 
+
+_ORDINAL_AFTER_THE = {"first": 1, "second": 2}
 
 _SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9}
 
