@@ -195,3 +195,24 @@ def test_a_day_word_before_the_month_needs_of() -> None:
 
     assert "d2026" not in normalise_dates("the second May 2026 release")
     assert "d20260502" in normalise_dates("the second of May 2026")
+
+
+# --- cause 1 (continued): data sizes are decimal or binary only as stated; temperature
+# offsets are exact.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        ("The disk holds 2,000 GB.", "The disk holds 2 TB.", True),
+        ("The disk holds 2,048 GB.", "The disk holds 2 TB.", False),
+        ("The cache is 1,024 MiB.", "The cache is 1 GiB.", True),
+        ("The cache is 1,000 MiB.", "The cache is 1 GiB.", False),
+        ("The cache is 1 GB.", "The cache is 1 GiB.", False),
+        ("The file is 8 Mbit.", "The file is 1 MB.", True),
+        ("Store it at 68 °F.", "Store it at 20 °C.", True),
+        ("Store it at 20 °F.", "Store it at 20 °C.", False),
+    ],
+)
+def test_data_sizes_and_temperatures(claim: str, evidence: str, expected: bool) -> None:
+    assert (_verdict(claim, evidence) == "supported") is expected
