@@ -195,6 +195,9 @@ def test_a_day_word_before_the_month_needs_of() -> None:
 
     assert "d2026" not in normalise_dates("the second May 2026 release")
     assert "d20260502" in normalise_dates("the second of May 2026")
+    # "of" after a bare number is no date: a version "of June 2025" keeps its number.
+    assert "4.1 of m202506" in normalise_dates("version 4.1 of June 2025")
+    assert "d2025" not in normalise_dates("page 4 of June 2025")
 
 
 # --- cause 1 (continued): data sizes are decimal or binary only as stated; temperature

@@ -36,17 +36,17 @@ _DAY_WORDS = {
 }  # fmt: skip
 _DAY_WORDS.update({f"twenty-{w}": 20 + i for w, i in _DAY_WORDS.items() if i < 10})
 _DAY_WORDS.update({"thirtieth": 30, "thirty-first": 31})
-_DAY = (
-    r"(?P<d>\d{1,2}(?:st|nd|rd|th)?|" + "|".join(sorted(_DAY_WORDS, key=len, reverse=True)) + r")"
-)
+_DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
+_DAY = r"(?P<d>\d{1,2}(?:st|nd|rd|th)?|" + _DAY_WORD + r")"
+#: Before "of", a day is an ordinal ("the 1st of March", "the first of March"): "4.1 of
+#: June 2025" is a version, not a date.
+_DAY_OF = r"(?<![\d.,])(?P<d>\d{1,2}(?:st|nd|rd|th)|" + _DAY_WORD + r")"
 _DATE_RES = (
     re.compile(r"(?<!\d)(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?!\d)"),
-    re.compile(
-        r"\b(?P<d>\d{1,2}(?:st|nd|rd|th)?)(?:\s+of)?\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I
-    ),
+    re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
     # A day word before the month only with "of" ("the first of March 2026"; "the second
     # March 2026 release" is no date).
-    re.compile(r"\b" + _DAY + r"\s+of\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
+    re.compile(r"\b" + _DAY_OF + r"\s+of\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"\b" + _MON + r"\s+" + _DAY + r",?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"(?P<y>\d{4})\s?年\s?(?P<m>\d{1,2})\s?月\s?(?P<d>\d{1,2})\s?[日号]"),
     re.compile(r"(?P<y>\d{4})\s?년\s?(?P<m>\d{1,2})\s?월\s?(?P<d>\d{1,2})\s?일"),
