@@ -131,7 +131,7 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     else, or next to a word the claim puts next to it: "Lyra 14 G3" is not accounted by
     "Lyra 16 G3" and "14 cores" in the same row."""
     cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in reading.split(" ; ")]
-    words = [t for t in claim if t.kind != "p" and not (t.kind == "w" and t.key in _TABLE_GLUE)]
+    words = [t for t in claim if t.kind != "p" and not _table_glue(t)]
     for i, t in enumerate(words):
         if t.kind != "n":
             continue
@@ -410,6 +410,7 @@ def _account(
             (heading and _present(t, heading))
             or i in measured
             or (t.kind == "w" and (t.key in _TABLE_GLUE or t.key in _CODE_GLUE))
+            or (table and _table_glue(t))
             or (t.kind == "w" and t.key.startswith("be:"))
         ):
             return f"{t.text!r} not in the evidence"
@@ -418,7 +419,7 @@ def _account(
         claim = [t for t in claim if id(t) not in dropped]
         claim_all = [t for t in claim_all if id(t) not in dropped]
     if table:
-        claim = [t for t in claim if not (t.kind == "w" and t.key in _TABLE_GLUE)]
+        claim = [t for t in claim if not _table_glue(t)]
     if heading:
         named = [
             t
@@ -591,8 +592,19 @@ _TABLE_GLUE = frozenset(
         "in",
         "on",
         "via",
+        "there",  # "There are 14 CO2 extinguishers" reads a count cell
     ]
 )
+
+#: The CJK copula and particles a claim adds when it reads a table row as a sentence:
+#: "本体質量は4.8 kgです" for "| 本体質量 | 4.8 kg |", "玄米の炊飯時間" for the 炊飯時間
+#: cell of the 玄米 row; "…是…" in Chinese. Only in a table reading, where the row binds
+#: the values.
+_CJK_TABLE_GLUE = frozenset("はのがですだ是的为")
+
+
+def _table_glue(t: AccountToken) -> bool:
+    return (t.kind == "w" and t.key in _TABLE_GLUE) or (t.kind == "c" and t.key in _CJK_TABLE_GLUE)
 
 
 #: Verbs that only state a measured value, by the dimension of the value they take:

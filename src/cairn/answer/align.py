@@ -7,6 +7,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from cairn.answer.contract import EvidenceSpan, SpanRef
 from cairn.answer.evidence import (
@@ -20,6 +21,7 @@ from cairn.answer.evidence import (
     _Match,
     _Unit,
 )
+from cairn.answer.normalise import _UNIT_TABLE
 from cairn.text.numbers import UNITS
 from cairn.text.stem import light_stem
 from cairn.text.stopwords import CLAIM_STOPWORDS
@@ -56,15 +58,34 @@ def _unit_ok(claim_num: Token, ev_num: Token, ev: _Clause) -> bool:
     return False
 
 
+def _quantity(tokens: Sequence[Token], k: int) -> tuple[str, Fraction] | None:
+    """Number ``k`` with its unit as (dimension, value in the base unit), when the unit
+    converts exactly ("4.5 metres" and "450 centimetres", "500 t" and "500,000 kg")."""
+    t = tokens[k]
+    if t.value is None:
+        return None
+    name = t.unit
+    if name is None and k + 1 < len(tokens) and tokens[k + 1].kind == "word":
+        name = tokens[k + 1].norm
+    spec = _UNIT_TABLE.get(name) if name else None
+    if spec is None:
+        return None
+    return spec[0], Fraction(t.value).limit_denominator(10**6) * spec[1]
+
+
 def _find_number(cc: _ClaimClause, k: int, ev: _Clause) -> int | None:
     """Index in ``ev.tokens`` of the occurrence that matches claim number ``k``."""
     num = cc.tokens[k]
     ctx = _context(cc.tokens, k)
+    claim_q: tuple[str, Fraction] | None = None
     for j, t in enumerate(ev.tokens):
         if t.kind != "number" or t.value is None or num.value is None:
             continue
         if abs(t.value - num.value) > 1e-9 or not _unit_ok(num, t, ev):
-            continue
+            if claim_q is None:
+                claim_q = _quantity(cc.tokens, k) or ("", Fraction(0))
+            if not claim_q[0] or _quantity(ev.tokens, j) != claim_q:
+                continue
         if ctx:
             ev_ctx = _context(ev.tokens, j)
             if not any(_covered(c, frozenset(ev_ctx)) for c in ctx):

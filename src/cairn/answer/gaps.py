@@ -41,7 +41,8 @@ def gaps(
     k = lo - 1
     while k >= 0 and ev[k].kind == "w" and ev[k].key in _ARTICLES:
         k -= 1
-    if k >= 0 and lo + 1 in chosen:
+    every = _sentence_every(ev, k)
+    if k >= 0 and lo + 1 in chosen and not every:
         t = ev[k]
         if (
             t.kind in ("w", "n", "c")
@@ -49,7 +50,7 @@ def gaps(
             and not (t.kind == "w" and (t.key in _PREPOSITIONS or t.key in _SUBORDINATORS))
         ):
             return f"the evidence says {t.text!r} before it"
-    if _drops_premodifier(ev, lo):
+    if not every and _drops_premodifier(ev, lo):
         return f"the evidence says {ev[lo - 1].text!r} before it"
     lead = _fronted_scope(ev, lo) if generic else None
     if lead:
@@ -67,6 +68,7 @@ def gaps(
             t.kind == "w"
             and t.key in _QUALIFIERS
             and t.key not in ("than", "over", "about", "around")
+            and not (every and k == lo - 1)
         ):
             return f"the evidence says {t.text!r} before it"
         if _cjk_qualifier(ev, k):
@@ -98,6 +100,18 @@ def gaps(
             run = []
             first_gap = False
     return None
+
+
+def _sentence_every(ev: tuple[AccountToken, ...], k: int) -> bool:
+    """``ev[k]`` is "every"/"each" opening a sentence, right before the copied part: the
+    claim states the same rule of a bare plural ("New employees attend ..." for "Every
+    new employee attends ..."), a generic of the same extent."""
+    return (
+        k >= 0
+        and ev[k].kind == "w"
+        and ev[k].key in ("every", "each")
+        and (k == 0 or (ev[k - 1].kind == "p" and ev[k - 1].key in _CLAUSE_STOPS))
+    )
 
 
 _REPORTING = ("reveal", "show", "found", "find", "demonstrat", "confirm", "report")

@@ -22,10 +22,32 @@ _MONTH_NUM = {
     )
 }  # fmt: skip
 _MON = r"(?P<mon>" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?"
+#: Ordinal day words ("the first of March 2026", "March twenty-first, 2026").
+_DAY_WORDS = {
+    w: i
+    for i, w in enumerate(
+        (
+            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+            "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
+        ),
+        1,
+    )
+}  # fmt: skip
+_DAY_WORDS.update({f"twenty-{w}": 20 + i for w, i in _DAY_WORDS.items() if i < 10})
+_DAY_WORDS.update({"thirtieth": 30, "thirty-first": 31})
+_DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
+_DAY = r"(?P<d>\d{1,2}(?:st|nd|rd|th)?|" + _DAY_WORD + r")"
+#: Before "of", a day is an ordinal ("the 1st of March", "the first of March"): "4.1 of
+#: June 2025" is a version, not a date.
+_DAY_OF = r"(?<![\d.,])(?P<d>\d{1,2}(?:st|nd|rd|th)|" + _DAY_WORD + r")"
 _DATE_RES = (
     re.compile(r"(?<!\d)(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?!\d)"),
     re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
-    re.compile(r"\b" + _MON + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})\b", re.I),
+    # A day word before the month only with "of" ("the first of March 2026"; "the second
+    # March 2026 release" is no date).
+    re.compile(r"\b" + _DAY_OF + r"\s+of\s+" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
+    re.compile(r"\b" + _MON + r"\s+" + _DAY + r",?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"(?P<y>\d{4})\s?年\s?(?P<m>\d{1,2})\s?月\s?(?P<d>\d{1,2})\s?[日号]"),
     re.compile(r"(?P<y>\d{4})\s?년\s?(?P<m>\d{1,2})\s?월\s?(?P<d>\d{1,2})\s?일"),
     re.compile(r"(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2})\b"),
@@ -53,7 +75,8 @@ def normalise_dates(text: str) -> str:
 
     def repl_date(m: re.Match[str]) -> str:
         mo = _month(m)
-        d = int(m.group("d"))
+        raw_d = m.group("d").lower()
+        d = _DAY_WORDS[raw_d] if raw_d in _DAY_WORDS else int(raw_d.rstrip("stndrh"))
         if mo is None or not (1 <= mo <= 12 and 1 <= d <= 31):
             return m.group()
         token = f"d{int(m.group('y')):04d}{mo:02d}{d:02d}"
@@ -159,15 +182,39 @@ _UNIT_TABLE: dict[str, tuple[str, Fraction]] = {
     "inches": ("length", _U(254, 10000)), "ft": ("length", _U(3048, 10000)),
     "feet": ("length", _U(3048, 10000)), "mile": ("length", _U(1609344, 1000)),
     "miles": ("length", _U(1609344, 1000)),
+    "millimetre": ("length", _U(1, 1000)), "millimetres": ("length", _U(1, 1000)),
+    "millimeter": ("length", _U(1, 1000)), "millimeters": ("length", _U(1, 1000)),
+    "centimetre": ("length", _U(1, 100)), "centimetres": ("length", _U(1, 100)),
+    "centimeter": ("length", _U(1, 100)), "centimeters": ("length", _U(1, 100)),
+    "yd": ("length", _U(9144, 10000)), "yard": ("length", _U(9144, 10000)),
+    "yards": ("length", _U(9144, 10000)), "foot": ("length", _U(3048, 10000)),
     "µg": ("mass", _U(1, 10**6)), "ug": ("mass", _U(1, 10**6)), "mcg": ("mass", _U(1, 10**6)),
     "mg": ("mass", _U(1, 1000)), "g": ("mass", _U(1)), "gram": ("mass", _U(1)),
     "grams": ("mass", _U(1)), "kg": ("mass", _U(1000)), "kilogram": ("mass", _U(1000)),
     "kilograms": ("mass", _U(1000)), "lb": ("mass", _U(45359237, 100000)),
     "lbs": ("mass", _U(45359237, 100000)),
+    "milligram": ("mass", _U(1, 1000)), "milligrams": ("mass", _U(1, 1000)),
+    "microgram": ("mass", _U(1, 10**6)), "micrograms": ("mass", _U(1, 10**6)),
+    # Metric tonnes only ("ton" alone may be a short or long ton: not converted).
+    "t": ("mass", _U(10**6)), "tonne": ("mass", _U(10**6)), "tonnes": ("mass", _U(10**6)),
+    "oz": ("mass", _U(28349523125, 10**9)), "ounce": ("mass", _U(28349523125, 10**9)),
+    "ounces": ("mass", _U(28349523125, 10**9)), "pound": ("mass", _U(45359237, 100000)),
+    "pounds": ("mass", _U(45359237, 100000)),
     "µl": ("volume", _U(1, 10**6)), "ul": ("volume", _U(1, 10**6)),
     "μl": ("volume", _U(1, 10**6)), "ml": ("volume", _U(1, 1000)), "l": ("volume", _U(1)),
     "litre": ("volume", _U(1)), "litres": ("volume", _U(1)), "liter": ("volume", _U(1)),
     "liters": ("volume", _U(1)),
+    "millilitre": ("volume", _U(1, 1000)), "millilitres": ("volume", _U(1, 1000)),
+    "milliliter": ("volume", _U(1, 1000)), "milliliters": ("volume", _U(1, 1000)),
+    "microlitre": ("volume", _U(1, 10**6)), "microlitres": ("volume", _U(1, 10**6)),
+    "microliter": ("volume", _U(1, 10**6)), "microliters": ("volume", _U(1, 10**6)),
+    "cl": ("volume", _U(1, 100)), "dl": ("volume", _U(1, 10)),
+    "m3": ("volume", _U(1000)), "m³": ("volume", _U(1000)),
+    "kw": ("power", _U(1000)), "w": ("power", _U(1)),
+    "watt": ("power", _U(1)), "watts": ("power", _U(1)), "kilowatt": ("power", _U(1000)),
+    "kilowatts": ("power", _U(1000)), "wh": ("energy", _U(1)), "kwh": ("energy", _U(1000)),
+    "hz": ("frequency", _U(1)), "khz": ("frequency", _U(1000)),
+    "mhz": ("frequency", _U(10**6)), "ghz": ("frequency", _U(10**9)),
     "%": ("percent", _U(1)), "percent": ("percent", _U(1)),
     "kib": ("bits", _U(8 * 1024)), "mib": ("bits", _U(8 * 1024**2)),
     "gib": ("bits", _U(8 * 1024**3)),

@@ -171,6 +171,12 @@ def _latin_tokens(text: str, out: list[AccountToken]) -> None:
         if t.norm == "°":  # a stray degree sign
             i += 1
             continue
+        if t.norm in _ORDINAL_AFTER_THE and out and out[-1].kind == "w" and out[-1].key == "the":
+            # "the first floor" is "the 1st floor" ("first" alone may be an adverb and
+            # "second" a unit, so only after "the").
+            out.append(AccountToken(f"n:{_ORDINAL_AFTER_THE[t.norm]}", t.raw, "n"))
+            i += 1
+            continue
         key, stem = _word_key(t.norm)
         out.append(AccountToken(key, t.raw, "w", stem))
         i += 1
@@ -179,6 +185,8 @@ def _latin_tokens(text: str, out: list[AccountToken]) -> None:
         if ch in _CLAUSE_STOPS or ch == ",":
             out.append(AccountToken(ch, ch, "p"))
 
+
+_ORDINAL_AFTER_THE = {"first": 1, "second": 2}
 
 _SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9}
 
@@ -314,20 +322,51 @@ _CJK_SPLIT_RE = re.compile(
 _CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가-힣])[과와](?= )")
 
 
+#: Japanese "AとB" before a topic, subject or object particle ("内釜と内ぶたは", "玄米と
+#: おかゆを") coordinates two nouns: read as the enumeration comma. Only when "A" starts
+#: the sentence or follows punctuation and neither item holds a particle, so a
+#: conditional "押すと" or a quoting "と" is never read so.
+_JA_TO_RE = re.compile(
+    r"(^|[、。，：；|\s（(])([^\s、。，はがをもにでとのへや|（）()]{1,10})と"
+    r"([^\s、。，はがをもにでとのへや|（）()]{1,10})(?=[はがをも])"
+)
+
+
+#: In Japanese "、" also ends a clause ("冷蔵し、肉は冷凍する"): after a hiragana (a verb
+#: ending or a particle) it is read as the clause comma "，", so the enumeration comma
+#: only joins nouns and the clauses around it cannot be reordered as list items.
+_JA_CLAUSE_COMMA_RE = re.compile("(?<=[\u3041-\u309f])、")
+_KANA_RE = re.compile("[\u3041-\u309f\u30a0-\u30ff]")
+
+
 def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
+    if _KANA_RE.search(text):
+        text = _JA_TO_RE.sub(r"\1\2、\3", _JA_CLAUSE_COMMA_RE.sub("，", text))
     text = _CJK_COORDINATORS.sub("、", _cjk_numerals(text))
     pos = 0
+    # The last quantity when it ends where this piece starts: (dim, unit factor, total).
+    last: tuple[str, Fraction, Fraction] | None = None
     for m in _CJK_SPLIT_RE.finditer(text):
+        if m.start() != pos:
+            last = None
         _cjk_plain(text[pos : m.start()], out)
         piece = m.group()
         if piece[0] in "dm" and piece[1:].isdigit():
             out.append(AccountToken(piece, piece, "n"))
+            last = None
         else:
             um = _CJK_UNIT_RE.fullmatch(piece)
             if um:
                 dim, factor = _CJK_UNITS[um.group(2)]
                 value = Fraction(um.group(1)) * factor
-                out.append(AccountToken(quantity_key(dim, value), piece, "n"))
+                if last and last[0] == dim and factor < last[1] and value < last[1]:
+                    # "1時間30分" is one value (90 minutes), as "1 h 30 min" is.
+                    value += last[2]
+                    prev = out.pop()
+                    out.append(AccountToken(quantity_key(dim, value), prev.text + piece, "n"))
+                else:
+                    out.append(AccountToken(quantity_key(dim, value), piece, "n"))
+                last = (dim, factor, value)
         pos = m.end()
     _cjk_plain(text[pos:], out)
 
