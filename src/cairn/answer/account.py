@@ -132,6 +132,13 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     "Lyra 16 G3" and "14 cores" in the same row."""
     cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in reading.split(" ; ")]
     words = [t for t in claim if t.kind != "p" and not _table_glue(t)]
+    # The row is about what its first cell names, all of it: "Archive" does not read the
+    # "Deep Archive" row. A parenthesised aside in that cell may be left out, or stand
+    # for the row on its own ("早炊き" reads the "白米（早炊き）" row).
+    label = reading.split(" ; ")[0].split(" : ", 1)[-1]
+    names = [_PAREN_RE.sub(" ", label), *_PAREN_RE.findall(label)]
+    if not any(_names_row(name, claim) for name in names if name.strip()):
+        return f"the row is about {label.strip()!r}"
     for i, t in enumerate(words):
         if t.kind != "n":
             continue
@@ -149,6 +156,22 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
         if not ok:
             return f"{t.text!r} is in a cell about something else"
     return None
+
+
+_PAREN_RE = re.compile(r"[(（]([^()（）]*)[)）]")
+
+
+def _names_row(name: str, claim: Sequence[AccountToken]) -> bool:
+    """Every word of a row's name is in the claim."""
+    return all(
+        any(_same(c, e) for c in claim)
+        for e in account_tokens(name)
+        if e.kind in ("w", "c") and e.key not in _LABEL_FILLER
+    )
+
+
+#: Words of a row label a claim may word differently without changing what the row is.
+_LABEL_FILLER = frozenset({"the", "a", "an", "of", "and", "for", "in", "on", "to", "with", "per", "&"})
 
 
 def _clause_binding(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str | None:
