@@ -62,7 +62,7 @@ def test_labels_evidence_and_splits() -> None:
             assert case["contradicted"] is False
         assert split_of.setdefault(case["note"], case["split"]) == case["split"]
     splits = Counter(split_of.values())
-    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5"}
+    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6"}
     assert abs(splits["tune"] - splits["test"]) <= 2
     # test2: the second held-out split, written after test had been looked at
     assert splits["test2"] >= 4
@@ -75,3 +75,8 @@ def test_labels_evidence_and_splits() -> None:
     test5 = [c for c in _cases() if c["split"] == "test5"]
     assert splits["test5"] >= 4 and len(test5) >= 120
     assert sum(c["label"] == "supported" for c in test5) >= 60
+    # test6: the sixth held-out split (session 8), balanced, four notes of new kinds
+    test6 = [c for c in _cases() if c["split"] == "test6"]
+    assert splits["test6"] >= 4 and len(test6) >= 120
+    assert sum(c["label"] == "supported" for c in test6) >= 55
+    assert sum(c["label"] == "unsupported" for c in test6) >= 55
