@@ -56,10 +56,12 @@ from cairn.answer.tokens import (
     _QUALIFIERS,
     _RELATION_STEMS,
     _RELATIONS,
+    PAREN_RE,
     AccountToken,
     _is_conj,
     _same,
     account_tokens,
+    names_row,
 )
 
 __all__ = ["account", "overlap", "unaccounted"]
@@ -136,8 +138,8 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     # "Deep Archive" row. A parenthesised aside in that cell may be left out, or stand
     # for the row on its own ("早炊き" reads the "白米（早炊き）" row).
     label = reading.split(" ; ")[0].split(" : ", 1)[-1]
-    names = [_PAREN_RE.sub(" ", label), *_PAREN_RE.findall(label)]
-    if not any(_names_row(name, claim) for name in names if name.strip()):
+    names = [PAREN_RE.sub(" ", label), *PAREN_RE.findall(label)]
+    if not any(names_row(name, claim) for name in names if name.strip()):
         return f"the row is about {label.strip()!r}"
     for i, t in enumerate(words):
         if t.kind != "n":
@@ -156,22 +158,6 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
         if not ok:
             return f"{t.text!r} is in a cell about something else"
     return None
-
-
-_PAREN_RE = re.compile(r"[(（]([^()（）]*)[)）]")
-
-
-def _names_row(name: str, claim: Sequence[AccountToken]) -> bool:
-    """Every word of a row's name is in the claim."""
-    return all(
-        any(_same(c, e) for c in claim)
-        for e in account_tokens(name)
-        if e.kind in ("w", "c") and e.key not in _LABEL_FILLER
-    )
-
-
-#: Words of a row label a claim may word differently without changing what the row is.
-_LABEL_FILLER = frozenset({"the", "a", "an", "of", "and", "for", "in", "on", "to", "with", "per", "&"})
 
 
 def _clause_binding(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str | None:

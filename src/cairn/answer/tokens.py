@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -447,3 +448,19 @@ _FINITE = frozenset(
         "cannot",
     ]
 )
+
+
+PAREN_RE = re.compile(r"[(（]([^()（）]*)[)）]")
+
+
+def names_row(name: str, claim: Sequence[AccountToken]) -> bool:
+    """Every word of a row's name is in the claim."""
+    return all(
+        any(_same(c, e) for c in claim)
+        for e in account_tokens(name)
+        if e.kind in ("w", "c") and e.key not in _LABEL_FILLER
+    )
+
+
+#: Words of a row label a claim may word differently without changing what the row is.
+_LABEL_FILLER = frozenset({"the", "a", "an", "of", "and", "for", "in", "on", "to", "with", "per", "&"})
