@@ -67,6 +67,15 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     "fast-vfb": ("fast", {"fast_feedback": ("vector",), "fast_feedback_weights": None}),
     "fast-vfb-balanced": ("fast", {"fast_feedback": ("vector",), "fast_feedback_weights": {
         "bm25": 1.0, "vector": 1 / 3, "vectorx": 1 / 3, "graph": 0.3}}),
+    # session 6b: --fast with the text half of the feedback round (the BM25 expansion) and
+    # the int8 encoder, at the expansion words per query given (default mode: 6); fast-t4
+    # was chosen (today's fast), fast-nofb is --fast before it
+    "fast-t6": ("fast", {"fast_feedback": ("text",), "fast_feedback_weights": None,
+                         "feedback_terms": {"default": 6, "thorough": 10, "fast": 6}}),
+    "fast-t4": ("fast", {"fast_feedback": ("text",), "fast_feedback_weights": None,
+                         "feedback_terms": {"default": 6, "thorough": 10, "fast": 4}}),
+    "fast-t2": ("fast", {"fast_feedback": ("text",), "fast_feedback_weights": None,
+                         "feedback_terms": {"default": 6, "thorough": 10, "fast": 2}}),
 }
 
 
@@ -243,12 +252,31 @@ def wins_rows(collection: er.EvalCollection, runs: Mapping[str, er.Run], names: 
     return rows
 
 
-def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list[str]:
-    """Median wall time of ``ws.query`` per variant (and ``ws.search``), interleaved per query."""
+def query_time(replay: Replay, text: str, part: list[str], name: str) -> float:
+    """Wall time of one ``ws.query`` (embedding included, nothing remembered) with the
+    settings and mode of variant ``name``."""
     from cairn.retrieval import service as service_module
 
-    samples: dict[str, list[float]] = {name: [] for name in ["search", *names]}
     original = service_module.RetrievalService.pipeline
+    mode, changes = VARIANTS[name]
+    settings, _ = settings_of(changes)
+
+    def pipeline(self: Any, store: Any) -> HybridPipeline:
+        return HybridPipeline(original(self, store).ports, settings)
+
+    service_module.RetrievalService.pipeline = pipeline  # type: ignore[method-assign]
+    try:
+        started = time.perf_counter()
+        replay.ws.query(text, limit=LIMIT, mode=mode, collections=part)
+        return time.perf_counter() - started
+    finally:
+        service_module.RetrievalService.pipeline = original  # type: ignore[method-assign]
+
+
+def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list[str]:
+    """Median wall time of ``ws.query`` per variant (and ``ws.search``), interleaved per query."""
+
+    samples: dict[str, list[float]] = {name: [] for name in ["search", *names]}
     for replay in replays:
         items = list(replay.collection.queries.items())[:count]
         for qid, text in items:
@@ -257,24 +285,83 @@ def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list
             replay.ws.search(text, limit=LIMIT, collections=part)
             samples["search"].append(time.perf_counter() - started)
             for name in names:
-                mode, changes = VARIANTS[name]
-                settings, _ = settings_of(changes)
-
-                def pipeline(self: Any, store: Any, _settings: HybridSettings = settings) -> HybridPipeline:
-                    return HybridPipeline(original(self, store).ports, _settings)
-
-                service_module.RetrievalService.pipeline = pipeline  # type: ignore[method-assign]
-                try:
-                    started = time.perf_counter()
-                    replay.ws.query(text, limit=LIMIT, mode=mode, collections=part)
-                    samples[name].append(time.perf_counter() - started)
-                finally:
-                    service_module.RetrievalService.pipeline = original  # type: ignore[method-assign]
+                samples[name].append(query_time(replay, text, part, name))
     base = statistics.median(samples["search"])
     lines = ["| variant | p50 ms | ratio to search p50 |", "| --- | ---: | ---: |"]
     for name, values in samples.items():
         p50 = statistics.median(values)
         lines.append(f"| {name} | {1000 * p50:.2f} | {p50 / base:.2f}× |")
+    return lines
+
+
+def stage_costs(replays: Sequence[Replay], count: int) -> list[str]:
+    """Median wall time of each stage of the hybrid pipeline, run one after the other on
+    the real ports (nothing remembered), for the first ``count`` queries of each
+    collection: the query embedding (exact, int8), BM25, the vector search, and the two
+    halves of the feedback round (text: passage texts + expansion words + the second BM25
+    query, per number of expansion words; vector: the Rocchio vector and its search). In
+    ``query`` the vector stage overlaps BM25 on a helper thread, so stage times do not add
+    up to a query's time; ``ws.query`` end to end (default, fast) and ``search`` are timed
+    in the same loop (variants default, fast-nofb: --fast without feedback, and fast)."""
+    from cairn.retrieval.hybrid import FeedbackExpander, fuse
+    from cairn.retrieval.vector import feedback_query, nearest_candidates
+
+    tuning = DEFAULT_SETTINGS
+    names = ["search", "query default", "query fast-nofb", "query fast", "embed exact", "embed int8", "bm25", "vector",
+             "first fusion", "text half: passage texts + words", "text half: bm25x (6 words)",
+             "text half: bm25x (4 words)", "text half: bm25x (2 words)", "vector half"]
+    samples: dict[str, list[float]] = {name: [] for name in names}
+
+    def timed(name: str, call: Any, *args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        out = call(*args, **kwargs)
+        samples[name].append(time.perf_counter() - started)
+        return out
+
+    def words(store: Any, first: list[int], text: str) -> list[str]:
+        texts = store.passage_texts(first)
+        extra = FeedbackExpander(terms=6).expand(text, [texts[p] for p in first if p in texts])
+        return (extra or "").split()
+
+    def vector_half(side: Any, vector: Any, first: list[int], depth: int) -> Any:
+        shifted = feedback_query(side.matrix, vector, first[:3], tuning.rocchio_beta)
+        return None if shifted is None else nearest_candidates(side.matrix, shifted, depth, side.allowed)
+
+    def first_units(bm25: Any, near: Any) -> list[int]:
+        fused = fuse({"bm25": bm25, "vector": near}, k=tuning.rrf_k, weights=tuning.weights)
+        return [f.hit.passage_id for f in fused[:5]]
+
+    depth = max(tuning.candidates, LIMIT * 5)
+    for replay in replays:
+        ws = replay.ws
+        warm = next(iter(replay.collection.queries.items()))  # models loaded before timing
+        for mode in ("default", "fast"):
+            ws.query(warm[1], limit=LIMIT, mode=mode, collections=[replay.collection.query_part[warm[0]]])
+        for qid, text in list(replay.collection.queries.items())[:count]:
+            part = [replay.collection.query_part[qid]]
+            timed("search", ws.search, text, limit=LIMIT, collections=part)
+            for variant in ("default", "fast-nofb", "fast"):
+                samples[f"query {variant}"].append(query_time(replay, text, part, variant))
+            store, filters, _ = replay.service.setup(LIMIT, part, (), (), None, None)
+            ports = replay.service.pipeline(store).ports
+            side = ports.vectors(filters)
+            timed("embed exact", side.embedder.embed, [text], kind="query")
+            vector, _ = timed("embed int8", side.embedder.embed_query_fast, text)
+            bm25 = timed("bm25", ports.lexical, text, filters, depth)
+            near = timed("vector", nearest_candidates, side.matrix, vector, depth, side.allowed)
+            first = timed("first fusion", first_units, bm25, near)
+            extra = timed("text half: passage texts + words", words, store, first, text)
+            for n in (6, 4, 2):
+                timed(f"text half: bm25x ({n} words)", ports.lexical, f"{text} {' '.join(extra[:n])}", filters, depth)
+            timed("vector half", vector_half, side, vector, first, depth)
+    base = statistics.median(samples["search"])
+    default = statistics.median(samples["query default"])
+    lines = [f"n = {len(samples['search'])} queries", "| stage | p50 ms | mean ms | × search p50 | share of default p50 |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    for name, values in samples.items():
+        p50 = statistics.median(values)
+        lines.append(f"| {name} | {1000 * p50:.2f} | {1000 * statistics.fmean(values):.2f} | "
+                     f"{p50 / base:.2f}× | {p50 / default:.0%} |")
     return lines
 
 
@@ -285,12 +372,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", nargs="+", default=["default", "fast"], choices=list(VARIANTS))
     parser.add_argument("--reference", default="bm25", help="bm25 or a variant name")
     parser.add_argument("--latency", type=int, default=0, help="time N queries per collection instead")
+    parser.add_argument("--stages", type=int, default=0, help="time each stage on N queries per collection instead")
     parser.add_argument("--json", type=Path, help="write every run's rankings here")
     parser.add_argument("--tune", nargs="+", metavar="SET[:N]",
                         help="named tuning split, as in bench.eval_retrieval (default: its alternate split)")
     args = parser.parse_args(argv)
     options = argparse.Namespace(no_titles=False, turn="full", no_sequence=False)
     replays = [Replay(er.LOADERS[name](options), args.work / name / "home") for name in args.collections]
+    if args.stages:
+        print("\n".join(stage_costs(replays, args.stages)))
+        return 0
     if args.latency:
         print("\n".join(latency(replays, args.variants, args.latency)))
         return 0

@@ -18,7 +18,8 @@ Corpus: the 7,425 tldr pages (``../shared/corpora/tldr``), indexed once into a w
 * **query latency**: p50/p95 of ``ws.search``, ``ws.vsearch``, ``ws.query(mode="fast")`` and
   ``ws.query()`` (default mode, for information) over
   200 queries (warm process, model loaded; every query is embedded anew, nothing is cached);
-  target ``query --fast`` p50 ≤ 5 × ``search`` p50.
+  target ``query --fast`` p50 ≤ 0.75 × ``query`` p50 (until bench/RESULTS.md "Retrieval, session
+  6b", when --fast ran no feedback round: ≤ 5 × ``search`` p50).
 * **start-up**: wall time of ``cairn search`` and of ``cairn --version`` as fresh processes,
   interleaved, median of 15; target search ≤ 1.5 × version (search must not load a model).
 """
@@ -233,8 +234,12 @@ def table(r: dict[str, Any]) -> str:
         ("vsearch p50 / p95", f"{lat['vsearch']['p50_ms']:.2f} / {lat['vsearch']['p95_ms']:.2f} ms", "search p50",
          f"{lat['vsearch']['p50_ms'] / lat['search']['p50_ms']:.2f}×", "", None),
         ("query --fast p50 / p95", f"{lat['query --fast']['p50_ms']:.2f} / {lat['query --fast']['p95_ms']:.2f} ms", "search p50",
-         f"{lat['query --fast']['p50_ms'] / lat['search']['p50_ms']:.2f}×", "≤ 5×",
-         lat["query --fast"]["p50_ms"] <= 5 * lat["search"]["p50_ms"]),
+         f"{lat['query --fast']['p50_ms'] / lat['search']['p50_ms']:.2f}×", "", None),
+        # --fast keeps the BM25 feedback half since RESULTS "Retrieval, session 6b": the bound
+        # is now against default mode (the 5 x search bound held without feedback only)
+        ("query --fast p50 vs default mode", f"{lat['query --fast']['p50_ms']:.2f} ms", "query p50",
+         f"{lat['query --fast']['p50_ms'] / lat['query']['p50_ms']:.2f}×", "≤ 0.75×",
+         lat["query --fast"]["p50_ms"] <= 0.75 * lat["query"]["p50_ms"]),
         ("query (default mode: feedback round) p50 / p95", f"{lat['query']['p50_ms']:.2f} / {lat['query']['p95_ms']:.2f} ms",
          "search p50", f"{lat['query']['p50_ms'] / lat['search']['p50_ms']:.2f}×", "", None),
         ("`cairn search` start-up", f"{st['search_ms']:.0f} ms", f"`cairn --version` {st['version_ms']:.0f} ms",

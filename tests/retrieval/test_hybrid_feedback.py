@@ -49,7 +49,9 @@ def test_feedback_weights_split_the_vector_weight() -> None:
 
 
 @needs_minilm
-def test_default_mode_runs_the_feedback_round_and_fast_does_not(ws: Any, notes: Path) -> None:
+def test_default_mode_runs_the_feedback_round_and_fast_its_text_half(ws: Any, notes: Path) -> None:
+    from cairn.retrieval.pipeline import HybridPipeline
+
     ws.add_collection(notes, name="notes")
     ws.index()
     ws.embed()
@@ -60,9 +62,16 @@ def test_default_mode_runs_the_feedback_round_and_fast_does_not(ws: Any, notes: 
     assert all(set(r.stages) <= {"bm25", "vector"} for r in weak.results)
     assert any("vectorx" in (r.explain.stages if r.explain else {}) for r in weak.results)
     fast = ws.query("backup strategy", mode="fast")
-    assert "vector-feedback" not in fast.meta.stages_run and "expand" not in fast.meta.stages_run
-    # fast fuses with default's final lexical : vector balance (1.5 : 1)
-    assert fast.meta.fusion_weights == {"bm25": 1.0, "vector": round(2 / 3, 6)}
+    # fast runs the text half of the feedback round (fewer words), not the vector half
+    assert "vector-feedback" not in fast.meta.stages_run and "expand" in fast.meta.stages_run
+    assert DEFAULT_SETTINGS.fast_feedback == ("text",) and "prf=text,terms=4" in FUSION_VERSION
+    assert fast.meta.fusion_weights == {"bm25": 1.0, "vector": 1.0, "bm25x": 0.5}
+    # without feedback halves, fast fuses with default's final lexical : vector balance (1.5 : 1)
+    store, filters, _ = ws._retrieval.setup(10, [], [], [], None, None)
+    bare = HybridPipeline(ws._retrieval.pipeline(store).ports, HybridSettings(fast_feedback=())).run(
+        "backup strategy", filters, 10, mode="fast", graph=False, all_passages=False)
+    assert bare.weights is not None and bare.weights.weights == {"bm25": 1.0, "vector": round(2 / 3, 6), "graph": 0.3}
+    assert "expand" not in bare.stages_run
     # settings.fast_feedback: --fast runs the feedback round too, with the default weights
     both = HybridSettings(fast_feedback=("text", "vector"))
     assert both.fusion_version != FUSION_VERSION and "prf=text+vector" in both.fusion_version

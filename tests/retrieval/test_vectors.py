@@ -100,7 +100,8 @@ def test_strong_signal_and_thorough_expansion(ws: Any, notes: Path) -> None:
     assert "strong-signal" in strong.meta.stages_run and "expand" not in strong.meta.stages_run
     weak = ws.query("backup strategy", mode="thorough", explain=True)
     assert "expand" in weak.meta.stages_run
-    assert ws.query("offline maps data", mode="fast").meta.stages_run == ["bm25", "vector:int8", "fuse"]
+    # BM25 decisive: fast skips its feedback half too
+    assert ws.query("offline maps data", mode="fast").meta.stages_run == ["bm25", "vector:int8", "strong-signal", "fuse"]
 
 
 def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, notes: Path, cairn_home: Path) -> None:

@@ -47,11 +47,14 @@ class HybridSettings:
     feedback_text_passages: int = 5
     feedback_vector_passages: int = 3
     rocchio_beta: float = 1.0
-    #: Expansion words of the feedback round per mode: thorough adds more of them.
-    feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10})
+    #: Expansion words of the feedback round per mode: thorough adds more of them, --fast
+    #: (text half only, see ``fast_feedback``) fewer: of 6, 4 and 2 words only 4 kept every
+    #: tuning measure within a point of default (bench/RESULTS.md, "Retrieval, session 6b").
+    feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10, "fast": 4})
     #: BM25 is "decisive" when its best document scores this many times the second best.
     strong_signal_ratio: float = 2.0
-    #: Weights of ``--fast`` when it runs no feedback round (``fast_feedback`` empty): the
+    #: Weights of ``--fast`` when it runs no feedback round (``fast_feedback`` empty; with
+    #: feedback halves it fuses as default mode does): the
     #: lexical : vector balance default mode ends with after its feedback round (bm25 1 +
     #: bm25x 0.5 against vector 0.5 + vectorx 0.5), derived rather than tuned. At 1 : 1 fast
     #: fell 2.6 points of LoCoMo recall@5 and 0.022 MRR@10 below default (bench/RESULTS.md,
@@ -60,14 +63,14 @@ class HybridSettings:
         default_factory=lambda: {"bm25": 1.0, "vector": 2 / 3, "graph": 0.3})
     #: Halves of the feedback round ``--fast`` runs too (``text``: the BM25 expansion, a
     #: second FTS query over passage texts; ``vector``: the Rocchio vector search); with any,
-    #: the first round fuses at the default weights. None: both halves cost 0.86 x default's
-    #: time; the vector half alone at fast's balance (1 : 1/3 + 1/3) was the best candidate on
-    #: the tuning split (Cranfield + LoCoMo conversations 1-2) but added 11-24 % to fast's
-    #: time (4.6 x -> 5.8 x ``search`` in one same-run measurement), more than fast's margin
-    #: under the 5 x speed claim, for a gain within noise (bench/RESULTS.md, "Retrieval,
-    #: session 6").
-    fast_feedback: tuple[str, ...] = ()
-    #: Weights ``--fast`` fuses with once its feedback halves ran (None: ``feedback_weights``).
+    #: the first round fuses at the default weights. The text half: it costs a few
+    #: milliseconds (passage texts of the fused top 5 and one more BM25 query), while the
+    #: vector half costs one more matrix product, about as much as the vector search itself;
+    #: without it fast was 1.4 points of Cranfield R@10 below default on the tuning split
+    #: (Cranfield + LoCoMo conversations 1-2); with it (4 words) every tuning measure is
+    #: within a point, the worst LoCoMo R@5 -0.7 (bench/RESULTS.md, "Retrieval, session 6b").
+    fast_feedback: tuple[str, ...] = ("text",)
+    #: Weights ``--fast`` fuses with once its vector half ran (None: ``feedback_weights``).
     fast_feedback_weights: Mapping[str, float] | None = None
     #: Per-query adaptation of the vector-side weights (``vector``, ``vectorx``), see
     #: :func:`adapt_weights`: multiplied by the query's script coverage (the share of its
@@ -108,6 +111,8 @@ class HybridSettings:
                             if self.weights.get(k) != v)
         fast = ",".join(f"{k}={v:g}" for k, v in self.fast_weights.items())
         fast_prf = f",prf={'+'.join(self.fast_feedback)}" if self.fast_feedback else ""
+        if "text" in self.fast_feedback:
+            fast_prf += f",terms={self.feedback_terms.get('fast', self.feedback_terms['default'])}"
         if self.fast_feedback and self.fast_feedback_weights is not None:
             fast_prf += ",w(" + ",".join(f"{k}={v:g}" for k, v in self.fast_feedback_weights.items()) + ")"
         return (f"rrf-5:k={self.rrf_k}:w({weights}):prf({feedback}):fast({fast}{fast_prf})"
