@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from cairn.answer.account import (
-    _TABLE_GLUE,
     _claim_group,
     _group,
     _is_relation,
@@ -13,6 +12,7 @@ from cairn.answer.account import (
     account,
 )
 from cairn.answer.cjk_order import _cjk_clauses
+from cairn.answer.table_rows import _TABLE_GLUE
 from cairn.answer.tokens import _ARTICLES, _NEGATIONS, AccountToken, _same, account_tokens
 
 # --------------------------------------------------------------------------- conflicts
