@@ -288,8 +288,8 @@ def account(
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
     problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
-    if table:
-        return problem
+    if table or _respective(claim_text) or _respective(evidence_text):
+        return problem  # "respectively" pairs two lists by position: no clause reading
     readings = clause_readings(claim_text) if " and " in claim_text else ()
     if not readings:
         if problem is not None and " and " in evidence_text:
@@ -489,6 +489,9 @@ def _account(
     # The copied part: choose the tightest placement around each anchor.
     anchor_i = min(range(len(claim)), key=lambda i: len(cands[i]))
     reason = "part of the evidence sentence is left out"
+    # "A and B lead X and Y respectively" pairs its lists by position: the claim keeps
+    # the evidence's order of everything it copies.
+    respective = _respective(evidence_text)
     for anchor in cands[anchor_i]:
         chosen: set[int] = set()
         picks = [0] * len(cands)
@@ -503,6 +506,9 @@ def _account(
             free = [p for p in pos if p not in chosen] or pos
             picks[i] = min(free, key=lambda p: (abs(p - expected), p))
             chosen.add(picks[i])
+        if respective and picks != sorted(picks):
+            reason = "the evidence pairs its items in order (respectively)"
+            continue
         crossed = crossed_parts(claim, claim_all, ev, picks)
         if crossed:
             reason = crossed
@@ -521,6 +527,13 @@ def _account(
             return None
         reason = problem
     return reason
+
+
+_RESPECTIVELY_RE = re.compile(r"\brespectively\b|分别|分別|それぞれ|각각", re.IGNORECASE)
+
+
+def _respective(text: str) -> bool:
+    return _RESPECTIVELY_RE.search(text) is not None
 
 
 def overlap(claim_text: str, evidence_text: str) -> float:

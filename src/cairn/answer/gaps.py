@@ -298,6 +298,30 @@ _TRAILING_SCOPES = frozenset(
 )  # fmt: skip
 
 
+#: Prepositions whose phrase after a measured amount names what was measured.
+_MEASURED_SCOPES = frozenset(
+    ["in", "among", "across", "for", "over", "under", "above", "below", "aged", "with", "without"]
+)
+_BOUNDS = frozenset(["over", "under", "above", "below", "aged"])
+_CALENDAR = frozenset(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
+     "friday", "saturday", "sunday", "total"]
+)  # fmt: skip
+
+
+def _ends_measured(ev: tuple[AccountToken, ...], hi: int) -> bool:
+    """The copied part ends with an amount (not a duration) or with what an amount right
+    before counts ("5% of patients", "8% among new customers")."""
+    for k in range(hi, max(-1, hi - 4), -1):
+        t = ev[k]
+        if t.kind == "n":
+            return t.key.startswith(("q:", "n:")) and not t.key.startswith("q:time:")
+        if t.kind != "w" or _is_conj(t) or t.key in _FINITE or t.key.startswith("be:"):
+            return False
+    return False
+
+
 def _trailing_scope(ev: tuple[AccountToken, ...], hi: int, standing: bool) -> str | None:
     """The words the copied part leaves out right after it when they narrow it: an
     alternative ("... or the director"), what a quantity counts ("after 5 minutes of
@@ -308,7 +332,25 @@ def _trailing_scope(ev: tuple[AccountToken, ...], hi: int, standing: bool) -> st
         return None
     key = ev[k].key
     of_quantity = key == "of" and ev[hi].kind == "n"  # "5 minutes of inactivity"
-    if not (key == "or" or of_quantity or (standing and key in _TRAILING_SCOPES)):
+    # A measured amount, past or not, is the amount of what the phrase after it names:
+    # "Revenue grew by 12% in Europe" does not account "Revenue grew by 12%".
+    # So is what it counts: "5% of patients over 65", "8% among new customers in Asia".
+    measured_in = (
+        key in _MEASURED_SCOPES
+        and _ends_measured(ev, hi)
+        and k + 1 < len(ev)
+        and (
+            key in _BOUNDS  # "over 65", "under 18"
+            or (
+                ev[k + 1].kind == "w"
+                and not any(c.isdigit() for c in ev[k + 1].text)
+                and ev[k + 1].key not in _CALENDAR
+            )
+        )
+    )
+    if not (
+        key == "or" or of_quantity or measured_in or (standing and key in _TRAILING_SCOPES)
+    ):
         return None
     if key in ("within", "before", "until") and any(
         t.kind == "w" and t.key in ("must", "shall", "need", "needs", "required") for t in ev[:k]

@@ -97,6 +97,11 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     # for the row on its own ("早炊き" reads the "白米（早炊き）" row).
     label = reading.split(" ; ")[0].split(" : ", 1)[-1]
     names = [_PAREN_RE.sub(" ", label), *_PAREN_RE.findall(label)]
+    # A required aside ("[international]", see ``evidence._required_aside``) tells this
+    # row from another of the same name: it may name the row alone, never be left out.
+    required = _REQUIRED_RE.findall(label)
+    if required:
+        names = [_REQUIRED_RE.sub(r" \1 ", names[0]), *names[1:], *required]
     if not any(_names_row(name, claim) for name in names if name.strip()):
         return f"the row is about {label.strip()!r}"
     for i, t in enumerate(words):
@@ -118,6 +123,7 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     return None
 
 
+_REQUIRED_RE = re.compile(r"\[([^\[\]]*)\]")
 _PAREN_RE = re.compile(r"[(（]([^()（）]*)[)）]")
 
 

@@ -1,0 +1,118 @@
+"""Regression tests for session 6c (issue 12): unsupported claims of the shapes held-out
+splits keep finding (swapped roles, a row named by part of its label, a dropped scope,
+swapped pairings), written for the test in general form, each next to the supported
+neighbour that must stay supported."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer import EvidenceSpan, split_claims, verify_claims
+
+
+def _verdict(claim: str, evidence: str) -> str:
+    span = EvidenceSpan(
+        evidence_id="E1", text=evidence, uri="n.md", start_line=1, end_line=evidence.count("\n") + 1
+    )
+    (v,) = verify_claims(split_claims(claim), [span])
+    return v.verdict
+
+
+# --- cause 1: lower-case roles swapped around a verb ("the guarantor indemnifies the
+# lender" for the reverse): the nearest content words on each side of a claim word may
+# not be found the other way round around it, and never the claim's way.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "The guarantor indemnifies the lender against losses.",
+            "The lender indemnifies the guarantor against losses.",
+        ),
+        ("Sensor B calibrates sensor A every month.", "Sensor A calibrates sensor B every month."),
+        (
+            "The tenant must reimburse the landlord for repairs.",
+            "The landlord must reimburse the tenant for repairs.",
+        ),
+        ("The clinic refers the hospital to specialists.", "The hospital refers the clinic to specialists."),
+    ],
+)
+def test_swapped_lower_case_roles_are_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+    assert _verdict(evidence, evidence) == "supported"
+
+
+def test_a_fronted_phrase_is_no_role_swap() -> None:
+    ev = "The library opens at 08:00 on weekdays."
+    assert _verdict("On weekdays the library opens at 08:00.", ev) == "supported"
+    assert _verdict("Bob leads testing and Alice leads design.", "Alice leads design and Bob leads testing.") == "supported"
+
+
+# --- cause 2: "respectively" pairs two lists by position; no reordering of either.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Alice and Bob lead testing and design respectively.",
+            "Alice and Bob lead design and testing respectively.",
+        ),
+        (
+            "Bob and Alice lead design and testing respectively.",
+            "Alice and Bob lead design and testing respectively.",
+        ),
+        (
+            "Prices rose by 5% and 3% in 2024 and 2025 respectively.",
+            "Prices rose by 3% and 5% in 2024 and 2025 respectively.",
+        ),
+        ("张三和李四分别负责测试和设计。", "张三和李四分别负责设计和测试。"),
+    ],
+)
+def test_respectively_keeps_the_pairing(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+    assert _verdict(evidence, evidence) == "supported"
+
+
+# --- cause 3: a dropped phrase naming what a measured amount is of, past events too.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Revenue grew by 12%.", "Revenue grew by 12% in Europe."),
+        ("Side effects occurred in 5% of patients.", "Side effects occurred in 5% of patients over 65."),
+        ("Sales rose 8% among new customers.", "Sales rose 8% among new customers in Asia."),
+    ],
+)
+def test_a_dropped_scope_of_a_measured_amount_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+    assert _verdict(evidence, evidence) == "supported"
+
+
+def test_a_dropped_date_of_a_past_amount_stays_supported() -> None:
+    assert _verdict("The team spent €5,000.", "The team spent €5,000 in March.") == "supported"
+    assert _verdict("The release shipped 3 fixes.", "The release shipped 3 fixes on 2026-03-01.") == "supported"
+
+
+# --- cause 4: a parenthesised aside that tells two rows of the same name apart may not
+# be left out (it still names its row on its own).
+
+_DELIVERY = (
+    "| Service | Delivery time |\n|---|---|\n| Express delivery | 2 days |\n"
+    "| Express delivery (international) | 5 days |\n| Economy (ground) | 7 days |"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("Express delivery takes 5 days.", False),
+        ("Express delivery takes 2 days.", True),
+        ("International express delivery takes 5 days.", True),
+        ("Economy takes 7 days.", True),  # an aside no other row needs may be left out
+    ],
+)
+def test_an_aside_that_tells_rows_apart_is_required(claim: str, expected: bool) -> None:
+    assert (_verdict(claim, _DELIVERY) == "supported") is expected
