@@ -116,3 +116,31 @@ _DELIVERY = (
 )
 def test_an_aside_that_tells_rows_apart_is_required(claim: str, expected: bool) -> None:
     assert (_verdict(claim, _DELIVERY) == "supported") is expected
+
+
+# --- cause 5 (second round of probes): a trailing phrase that narrows a rule or an
+# amount: "up to 48 hours before departure", "aged 5 to 11", "who ...", a duration's
+# population ("14 minutes for walk-in patients").
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Tickets are refundable.", "Tickets are refundable up to 48 hours before departure."),
+        (
+            "The vaccine is approved for children.",
+            "The vaccine is approved for children aged 5 to 11 in the UK.",
+        ),
+        (
+            "The prize was given to students.",
+            "The prize was given to students who scored above 90.",
+        ),
+        (
+            "The median wait time was 14 minutes.",
+            "The median wait time was 14 minutes for walk-in patients.",
+        ),
+    ],
+)
+def test_a_dropped_narrowing_phrase_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+    assert _verdict(evidence, evidence) == "supported"

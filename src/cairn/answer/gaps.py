@@ -294,7 +294,8 @@ _ALWAYS_RESTRICT = frozenset(["only", "if", "unless", "provided", "except"])
 #: ("Managers approve expenses under €500", "Lunch is free for staff on Fridays").
 _TRAILING_SCOPES = frozenset(
     ["in", "on", "at", "for", "under", "over", "below", "above", "during", "within",
-     "without", "with", "except", "outside", "inside", "before", "after", "until", "between"]
+     "without", "with", "except", "outside", "inside", "before", "after", "until", "between",
+     "up", "from"]
 )  # fmt: skip
 
 
@@ -316,10 +317,16 @@ def _ends_measured(ev: tuple[AccountToken, ...], hi: int) -> bool:
     for k in range(hi, max(-1, hi - 4), -1):
         t = ev[k]
         if t.kind == "n":
-            return t.key.startswith(("q:", "n:")) and not t.key.startswith("q:time:")
+            return t.key.startswith(("q:", "n:"))
         if t.kind != "w" or _is_conj(t) or t.key in _FINITE or t.key.startswith("be:"):
             return False
     return False
+
+
+#: Openers of a phrase that narrows what comes before it, a past event too: an
+#: alternative ("... or the director"), a restrictive relative clause ("students who
+#: scored above 90"), an age ("children aged 5 to 11").
+_ALWAYS_NARROW = frozenset(["or", "who", "whose", "aged"])
 
 
 def _trailing_scope(ev: tuple[AccountToken, ...], hi: int, standing: bool) -> str | None:
@@ -349,7 +356,10 @@ def _trailing_scope(ev: tuple[AccountToken, ...], hi: int, standing: bool) -> st
         )
     )
     if not (
-        key == "or" or of_quantity or measured_in or (standing and key in _TRAILING_SCOPES)
+        key in _ALWAYS_NARROW
+        or of_quantity
+        or measured_in
+        or (standing and key in _TRAILING_SCOPES)
     ):
         return None
     if key in ("within", "before", "until") and any(
