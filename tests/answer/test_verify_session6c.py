@@ -144,3 +144,65 @@ def test_an_aside_that_tells_rows_apart_is_required(claim: str, expected: bool) 
 def test_a_dropped_narrowing_phrase_is_not_supported(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
     assert _verdict(evidence, evidence) == "supported"
+
+
+# --- recall: Chinese metric units, clock times in am/pm, a weekday before a date,
+# coordinated adverbial items in another order, "this product" reading a parameter row.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "verdict"),
+    [
+        ("周围应至少留出0.3米空间。", "周围应至少留出30厘米空间。", "supported"),
+        ("周围应至少留出3米空间。", "周围应至少留出30厘米空间。", None),
+        ("净重为8.5千克。", "净重为8,500克。", "supported"),
+        ("净重为8.5克。", "净重为8,500克。", None),
+        ("全程五千米。", "全程5,000米。", "supported"),
+        ("全程5,000米。", "全程5,100米。", None),
+        ("Lights out is at 10 pm.", "Lights out is at 22:00.", "supported"),
+        ("Lights out is at 10 am.", "Lights out is at 22:00.", None),
+        ("Breakfast is at 7:30 a.m.", "Breakfast is at 07:30.", "supported"),
+        (
+            "The trip runs from 2026-05-13 to 2026-05-15.",
+            "The trip runs from Wednesday 13 May 2026 to Friday 15 May 2026.",
+            "supported",
+        ),
+        (
+            "The shop opens on 2026-05-13.",
+            "The shop opens on Wednesday and on 2026-05-13.",
+            None,
+        ),
+        (
+            "Fees can be paid in cash at the front desk or online through PayHub.",
+            "Fees can be paid online through PayHub or in cash at the front desk.",
+            "supported",
+        ),
+        (
+            "Fees can be paid online at the front desk or in cash through PayHub.",
+            "Fees can be paid online through PayHub or in cash at the front desk.",
+            None,
+        ),
+    ],
+)
+def test_exact_equivalences_and_reorders(claim: str, evidence: str, verdict: str | None) -> None:
+    got = _verdict(claim, evidence)
+    if verdict is None:
+        assert got != "supported"
+    else:
+        assert got == verdict
+
+
+_PARAMS = "| 项目 | 参数 |\n|---|---|\n| 额定功率 | 55 W |\n| 净重 | 8.5 kg |"
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("本产品净重为8,500 g。", True),
+        ("本产品额定功率为55 W。", True),
+        ("本产品净重为8,600克。", False),
+        ("本产品额定功率为8.5 kg。", False),
+    ],
+)
+def test_this_product_reads_its_parameter_row(claim: str, expected: bool) -> None:
+    assert (_verdict(claim, _PARAMS) == "supported") is expected

@@ -69,7 +69,7 @@ from cairn.answer.tokens import (
     account_tokens,
 )
 
-__all__ = ["account", "overlap", "unaccounted"]
+__all__ = ["account", "overlap", "table_claim", "unaccounted"]
 
 # --------------------------------------------------------------------------- account
 
@@ -163,6 +163,7 @@ def _claim_group(
     *,
     stop_at_same: bool = False,
     stop_at_conj: bool = False,
+    item_only: bool = False,
 ) -> list[AccountToken]:
     """The claim's tokens next to the relation word at ``i`` (as :func:`_group`), only
     names and numbers: the words that fill a role (with ``stop_at_conj``, only within
@@ -177,12 +178,22 @@ def _claim_group(
             break
         if stop_at_conj and _is_conj(t):
             break
+        if item_only and _is_conj(t) and _starts_item(claim, k + 1):
+            break  # "at the school office or online through ParentPay": two items
         if t.kind == "n" or (
             t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text))
         ):
             out.append(t)
         k += step
     return out
+
+
+def _starts_item(claim: list[AccountToken], k: int) -> bool:
+    """After a conjunction, a lower-case word (not an article, name or number) opens
+    a coordinated item of its own rather than continuing a list of names."""
+    while k < len(claim) and claim[k].kind == "w" and claim[k].key in _ARTICLES:
+        k += 1
+    return k < len(claim) and not _is_name(claim[k]) and claim[k].kind == "w"
 
 
 def _is_name(t: AccountToken | None) -> bool:
@@ -353,6 +364,9 @@ def _account(
     words that only tie a description to its command ("run", "use", "with", "to") may
     be added.
     """
+    if table:
+        # "本产品净重为8.5 kg" reads the 净重 row of the product's own parameter table.
+        claim_text = table_claim(claim_text)
     claim_all = [
         t for t in account_tokens(claim_text) if not (t.kind == "w" and t.key in _ARTICLES)
     ]
@@ -450,7 +464,7 @@ def _account(
         prev, nxt = _neighbour(claim_all, i, -1), _neighbour(claim_all, i, 1)
         if verb:
             prev = None  # a verb's subject may stand far before it; its object may not
-        right = _claim_group(claim_all, i, 1)
+        right = _claim_group(claim_all, i, 1, item_only=not verb)
         # A preposition's left side binds the numbers before it too: "06:00 to 22:00 on
         # weekdays" is not "06:00 to 22:00 on Saturdays" when the weekday hours differ.
         left = (
@@ -527,6 +541,13 @@ def _account(
             return None
         reason = problem
     return reason
+
+
+#: "This product" opening a CJK claim that reads a table row of the document's product.
+_CJK_THIS_PRODUCT_RE = re.compile(r"^\s*(?:本产品|本產品|该产品|本机|本品|本製品|この製品|본 제품)(?:的|の|は|은)?")
+def table_claim(claim_text: str) -> str:
+    """The claim as a table row reads it: without a CJK "this product" subject."""
+    return _CJK_THIS_PRODUCT_RE.sub("", claim_text, count=1)
 
 
 _RESPECTIVELY_RE = re.compile(r"\brespectively\b|分别|分別|それぞれ|각각", re.IGNORECASE)

@@ -10,6 +10,8 @@ a modifier that opens the subject ("Nightly snapshots" is not "Snapshots").
 
 from __future__ import annotations
 
+import re
+
 from cairn.answer.tokens import (
     _ARTICLES,
     _CLAUSE_STOPS,
@@ -155,6 +157,13 @@ def _cjk_qualifier(ev: tuple[AccountToken, ...], k: int) -> bool:
     return ev[k].kind == "c" and ev[k].key in _CJK_QUALIFIER_CHARS
 
 
+_WEEKDAYS = frozenset(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon",
+     "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"]
+)  # fmt: skip
+_DATE_KEY_RE = re.compile(r"d\d{8}")
+
+
 def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int) -> str | None:
     content = [k for k in run if ev[k].kind != "p"]
     if not content:
@@ -175,6 +184,14 @@ def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int)
     # A reporting frame ("analysis revealed it to contain") states how the fact was
     # established, not a different fact.
     if all(t.kind == "w" and (t.stem.startswith(_REPORTING) or t.key in _FRAME) for t in words):
+        return None
+    # A weekday right before a full date names nothing the date does not ("Wednesday
+    # 13 May 2026" is 2026-05-13).
+    if (
+        all(t.key.removeprefix("month:") in _WEEKDAYS for t in words)
+        and run[-1] + 1 < len(ev)
+        and _DATE_KEY_RE.fullmatch(ev[run[-1] + 1].key)
+    ):
         return None
     # A parenthesis or a prepositional phrase ("at 09:40 UTC") only adds detail.
     if ev[run[0]].key == "(" and ev[run[-1]].key == ")":

@@ -49,7 +49,7 @@ import re
 import threading
 from collections.abc import Sequence
 
-from cairn.answer.account import account, overlap, unaccounted
+from cairn.answer.account import account, overlap, table_claim, unaccounted
 from cairn.answer.align import _DATE_TOKEN_RE, _match_unit, _ref, _span_ref, _UnitResult
 from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
 from cairn.answer.conflicts import conflict
@@ -82,7 +82,7 @@ def _deterministic(
         return ClaimVerdict(claim, "insufficient", "no_content", ())
 
     core = _account_text(claim.text)
-    shares = [overlap(core, u.text) for u in units]
+    shares = [overlap(table_claim(core) if u.table else core, u.text) for u in units]
     # The sentence-level alignment only serves contradictions and reasons; a unit that
     # holds less than half of the claim can give neither.
     results = [
