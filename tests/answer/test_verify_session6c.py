@@ -206,3 +206,19 @@ _PARAMS = "| 项目 | 参数 |\n|---|---|\n| 额定功率 | 55 W |\n| 净重 | 8
 )
 def test_this_product_reads_its_parameter_row(claim: str, expected: bool) -> None:
     assert (_verdict(claim, _PARAMS) == "supported") is expected
+
+
+# --- a sentence about a narrower subject ("Deep Archive retrieval") is no conflicting
+# span for a claim about "Archive retrieval" that another sentence supports.
+
+
+def test_a_narrower_subject_is_no_conflicting_span() -> None:
+    ev = (
+        "Archive retrieval takes up to 5 hours.\n"
+        "Deep Archive retrieval takes up to 48 hours.\n"
+        "Switch DNS; the TTL is 60 seconds."
+    )
+    assert _verdict("Archive retrieval takes up to five hours.", ev) == "supported"
+    assert _verdict("Archive retrieval takes up to 7 hours.", ev) == "contradicted"
+    assert _verdict("Deep Archive retrieval takes up to 5 hours.", ev) == "contradicted"
+    assert _verdict("The DNS TTL is 600 seconds.", ev) == "contradicted"

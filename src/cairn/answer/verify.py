@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from cairn.answer.account import account, overlap, table_claim, unaccounted
 from cairn.answer.align import _DATE_TOKEN_RE, _match_unit, _ref, _span_ref, _UnitResult
 from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
-from cairn.answer.conflicts import conflict
+from cairn.answer.conflicts import conflict, narrower_subject
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
 from cairn.answer.tokens import AccountToken, account_tokens
@@ -213,6 +213,8 @@ def _concrete_conflict(core: str, r: _UnitResult) -> bool:
     date, the negation, an antonym, a name). "1 minute" is not in conflict with a unit
     that says "60 seconds"; "does not apply to contractors" is not in conflict with
     "Contractors are not covered" (nothing but paraphrase differs)."""
+    if narrower_subject(core, r.unit.text):
+        return False  # "Deep Archive retrieval ..." is not about "Archive retrieval"
     residue = _residue(core, r.unit)
     match r.reason:
         case "number_order":
