@@ -222,3 +222,16 @@ def test_a_narrower_subject_is_no_conflicting_span() -> None:
     assert _verdict("Archive retrieval takes up to 7 hours.", ev) == "contradicted"
     assert _verdict("Deep Archive retrieval takes up to 5 hours.", ev) == "contradicted"
     assert _verdict("The DNS TTL is 600 seconds.", ev) == "contradicted"
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("Storage is free for the first year.", "supported"),
+        ("Storage is free for the first month.", None),
+        ("Storage is free for the first two years.", None),
+    ],
+)
+def test_the_first_year_is_the_first_12_months(claim: str, verdict: str | None) -> None:
+    got = _verdict(claim, "Storage is free for the first 12 months.")
+    assert got == verdict if verdict else got != "supported"

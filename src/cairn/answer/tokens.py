@@ -415,8 +415,24 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
         _cjk_tokens(text, out)
     else:
         _latin_tokens(text, out)
-        return with_rates(tuple(out), AccountToken)
+        return with_rates(tuple(_one_period(out)), AccountToken)
     return tuple(out)
+
+
+_PERIOD_LEADS = frozenset(["first", "next", "last", "past"])
+_PERIODS = frozenset(["year", "month", "week", "day", "hour", "minute"])
+
+
+def _one_period(out: list[AccountToken]) -> list[AccountToken]:
+    """"the first year" is "the first 12 months": a singular period after first, next,
+    last or past is one unit of it (only right after that word)."""
+    res = list(out)
+    for i in range(1, len(res)):
+        t, lead = res[i], res[i - 1]
+        if t.kind == "w" and t.key in _PERIODS and lead.text.lower() in _PERIOD_LEADS:
+            dim, factor = _UNIT_TABLE[t.key]
+            res[i] = AccountToken(quantity_key(dim, factor), t.text, "n")
+    return res
 
 
 # --------------------------------------------------------------------------- predicates
