@@ -170,7 +170,7 @@ def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> s
         if not _is_relation(t):
             continue
         left = _claim_group(claim, i, -1, stop_at_same=True)
-        right = _claim_group(claim, i, 1)
+        right = _claim_group(claim, i, 1, item_only=True)
         only_left = [c for c in left if not any(_same(c, r) for r in right)]
         only_right = [c for c in right if not any(_same(c, x) for x in left)]
         if not only_left or not only_right:

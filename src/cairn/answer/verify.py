@@ -207,6 +207,9 @@ def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
     return account(core, unit.text, table=unit.table, heading=unit.heading, code_glue=bool(codes))
 
 
+_COORDINATED_RE = re.compile(r",|;|\band\b|\bor\b|\bwhile\b|\bwhereas\b")
+
+
 def _concrete_conflict(core: str, r: _UnitResult) -> bool:
     """A contradiction names a concrete conflicting span: the unit states the rest of
     the claim, and what it does not state is exactly the conflicting slot (a number or
@@ -218,7 +221,9 @@ def _concrete_conflict(core: str, r: _UnitResult) -> bool:
     residue = _residue(core, r.unit)
     match r.reason:
         case "number_order":
-            return not residue
+            # Coordinated parts given in another order ("the south wing 40, the north
+            # wing 25") move their numbers too: no conflict when the claim coordinates.
+            return not residue and _COORDINATED_RE.search(core) is None
         case "number_mismatch" | "date_mismatch":
             return bool(residue) and all(
                 t.kind == "n" or _DATE_TOKEN_RE.fullmatch(t.key) for t in residue
