@@ -258,3 +258,25 @@ def test_reordered_gapped_parts_are_not_contradicted(claim: str, evidence: str) 
 def test_swapped_endpoints_stay_contradicted() -> None:
     ev = "The meeting moved from 10:00 to 14:00."
     assert _verdict("The meeting moved from 14:00 to 10:00.", ev) == "contradicted"
+
+
+# --- third round of probes: a quantity read from the wrong column of the right row.
+
+_LAPTOPS = (
+    "| Model | RAM | Storage |\n|---|---|---|\n| Lyra 14 | 16 GB | 512 GB |\n"
+    "| Lyra 14 Pro | 32 GB | 1 TB |"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("The Lyra 14 has 512 GB of RAM.", False),
+        ("The Lyra 14 has 16 GB of storage.", False),
+        ("The Lyra 14 has 512 GB of storage.", True),
+        ("The Lyra 14 Pro has 32 GB of RAM.", True),
+        ("The Lyra 14 has 16 GB.", True),
+    ],
+)
+def test_a_quantity_is_read_from_the_column_the_claim_names(claim: str, expected: bool) -> None:
+    assert (_verdict(claim, _LAPTOPS) == "supported") is expected

@@ -90,7 +90,9 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     """In a table row, a number of the claim must be read from a cell that says nothing
     else, or next to a word the claim puts next to it: "Lyra 14 G3" is not accounted by
     "Lyra 16 G3" and "14 cores" in the same row."""
-    cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in reading.split(" ; ")]
+    pairs = reading.split(" ; ")
+    cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in pairs]
+    heads = [pair.split(" : ", 1)[0] if " : " in pair else "" for pair in pairs]
     words = [t for t in claim if t.kind != "p" and not _table_glue(t)]
     # The row is about what its first cell names, all of it: "Archive" does not read the
     # "Deep Archive" row. A parenthesised aside in that cell may be left out, or stand
@@ -109,9 +111,11 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
             continue
         near = [words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)]
         ok = False
-        for cell in cells:
+        for at, cell in enumerate(cells):
             if not any(_same(t, e) for e in cell):
                 continue
+            if _other_column(heads, cells, at, t, claim):
+                continue  # "512 GB of RAM" read from the Storage cell
             rest = [e for e in cell if e.kind != "p" and not _same(t, e)]
             if all(any(_same(c, e) for c in words) for e in rest) or any(
                 _same(c, e) for c in near for e in rest
@@ -121,6 +125,28 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
         if not ok:
             return f"{t.text!r} is in a cell about something else"
     return None
+
+
+def _other_column(
+    heads: list[str],
+    cells: list[tuple[AccountToken, ...]],
+    at: int,
+    t: AccountToken,
+    claim: Sequence[AccountToken],
+) -> bool:
+    """The quantity ``t`` is read from the cell at ``at``, but the claim names another
+    column (not the first) holding a quantity of the same dimension, and not this one:
+    "512 GB of RAM" read from the Storage cell of a row with a RAM cell."""
+    if at == 0 or not t.key.startswith("q:") or _names_row(heads[at], claim):
+        return False
+    dim = t.key.rsplit(":", 1)[0]
+    return any(
+        k not in (0, at)
+        and heads[k].strip()
+        and any(e.kind == "n" and e.key.rsplit(":", 1)[0] == dim for e in cells[k])
+        and _names_row(heads[k], claim)
+        for k in range(len(heads))
+    )
 
 
 _REQUIRED_RE = re.compile(r"\[([^\[\]]*)\]")
