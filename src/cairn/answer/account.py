@@ -48,6 +48,13 @@ from cairn.answer.cjk_order import cjk_pairs
 from cairn.answer.coordination import clause_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
+from cairn.answer.table_rows import (
+    _CODE_GLUE,
+    _TABLE_GLUE,
+    _measure_verbs,
+    _table_binding,
+    _table_glue,
+)
 from cairn.answer.tokens import (
     _ARTICLES,
     _CLAUSE_STOPS,
@@ -56,15 +63,13 @@ from cairn.answer.tokens import (
     _QUALIFIERS,
     _RELATION_STEMS,
     _RELATIONS,
-    PAREN_RE,
     AccountToken,
     _is_conj,
     _same,
     account_tokens,
-    names_row,
 )
 
-__all__ = ["account", "overlap", "unaccounted"]
+__all__ = ["account", "overlap", "table_claim", "unaccounted"]
 
 # --------------------------------------------------------------------------- account
 
@@ -128,38 +133,6 @@ def _label_colon(ev: tuple[AccountToken, ...], k: int) -> bool:
     )
 
 
-def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
-    """In a table row, a number of the claim must be read from a cell that says nothing
-    else, or next to a word the claim puts next to it: "Lyra 14 G3" is not accounted by
-    "Lyra 16 G3" and "14 cores" in the same row."""
-    cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in reading.split(" ; ")]
-    words = [t for t in claim if t.kind != "p" and not _table_glue(t)]
-    # The row is about what its first cell names, all of it: "Archive" does not read the
-    # "Deep Archive" row. A parenthesised aside in that cell may be left out, or stand
-    # for the row on its own ("早炊き" reads the "白米（早炊き）" row).
-    label = reading.split(" ; ")[0].split(" : ", 1)[-1]
-    names = [PAREN_RE.sub(" ", label), *PAREN_RE.findall(label)]
-    if not any(names_row(name, claim) for name in names if name.strip()):
-        return f"the row is about {label.strip()!r}"
-    for i, t in enumerate(words):
-        if t.kind != "n":
-            continue
-        near = [words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)]
-        ok = False
-        for cell in cells:
-            if not any(_same(t, e) for e in cell):
-                continue
-            rest = [e for e in cell if e.kind != "p" and not _same(t, e)]
-            if all(any(_same(c, e) for c in words) for e in rest) or any(
-                _same(c, e) for c in near for e in rest
-            ):
-                ok = True
-                break
-        if not ok:
-            return f"{t.text!r} is in a cell about something else"
-    return None
-
-
 def _clause_binding(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str | None:
     """A claim of several clauses ("A is now supported; B is no longer supported") is
     accounted clause by clause, each by one clause of the evidence."""
@@ -190,6 +163,7 @@ def _claim_group(
     *,
     stop_at_same: bool = False,
     stop_at_conj: bool = False,
+    item_only: bool = False,
 ) -> list[AccountToken]:
     """The claim's tokens next to the relation word at ``i`` (as :func:`_group`), only
     names and numbers: the words that fill a role (with ``stop_at_conj``, only within
@@ -204,12 +178,22 @@ def _claim_group(
             break
         if stop_at_conj and _is_conj(t):
             break
+        if item_only and _is_conj(t) and _starts_item(claim, k + 1):
+            break  # "at the school office or online through ParentPay": two items
         if t.kind == "n" or (
             t.kind == "w" and (t.text[:1].isupper() or any(c.isdigit() for c in t.text))
         ):
             out.append(t)
         k += step
     return out
+
+
+def _starts_item(claim: list[AccountToken], k: int) -> bool:
+    """After a conjunction, a lower-case word (not an article, name or number) opens
+    a coordinated item of its own rather than continuing a list of names."""
+    while k < len(claim) and claim[k].kind == "w" and claim[k].key in _ARTICLES:
+        k += 1
+    return k < len(claim) and not _is_name(claim[k]) and claim[k].kind == "w"
 
 
 def _is_name(t: AccountToken | None) -> bool:
@@ -315,8 +299,8 @@ def account(
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
     problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
-    if table:
-        return problem
+    if table or _respective(claim_text) or _respective(evidence_text):
+        return problem  # "respectively" pairs two lists by position: no clause reading
     readings = clause_readings(claim_text) if " and " in claim_text else ()
     if not readings:
         if problem is not None and " and " in evidence_text:
@@ -380,6 +364,9 @@ def _account(
     words that only tie a description to its command ("run", "use", "with", "to") may
     be added.
     """
+    if table:
+        # "本产品净重为8.5 kg" reads the 净重 row of the product's own parameter table.
+        claim_text = table_claim(claim_text)
     claim_all = [
         t for t in account_tokens(claim_text) if not (t.kind == "w" and t.key in _ARTICLES)
     ]
@@ -477,7 +464,7 @@ def _account(
         prev, nxt = _neighbour(claim_all, i, -1), _neighbour(claim_all, i, 1)
         if verb:
             prev = None  # a verb's subject may stand far before it; its object may not
-        right = _claim_group(claim_all, i, 1)
+        right = _claim_group(claim_all, i, 1, item_only=not verb)
         # A preposition's left side binds the numbers before it too: "06:00 to 22:00 on
         # weekdays" is not "06:00 to 22:00 on Saturdays" when the weekday hours differ.
         left = (
@@ -516,6 +503,9 @@ def _account(
     # The copied part: choose the tightest placement around each anchor.
     anchor_i = min(range(len(claim)), key=lambda i: len(cands[i]))
     reason = "part of the evidence sentence is left out"
+    # "A and B lead X and Y respectively" pairs its lists by position: the claim keeps
+    # the evidence's order of everything it copies.
+    respective = _respective(evidence_text)
     for anchor in cands[anchor_i]:
         chosen: set[int] = set()
         picks = [0] * len(cands)
@@ -530,6 +520,9 @@ def _account(
             free = [p for p in pos if p not in chosen] or pos
             picks[i] = min(free, key=lambda p: (abs(p - expected), p))
             chosen.add(picks[i])
+        if respective and picks != sorted(picks):
+            reason = "the evidence pairs its items in order (respectively)"
+            continue
         crossed = crossed_parts(claim, claim_all, ev, picks)
         if crossed:
             reason = crossed
@@ -548,6 +541,20 @@ def _account(
             return None
         reason = problem
     return reason
+
+
+#: "This product" opening a CJK claim that reads a table row of the document's product.
+_CJK_THIS_PRODUCT_RE = re.compile(r"^\s*(?:本产品|本產品|该产品|本机|本品|本製品|この製品|본 제품)(?:的|の|は|은)?")
+def table_claim(claim_text: str) -> str:
+    """The claim as a table row reads it: without a CJK "this product" subject."""
+    return _CJK_THIS_PRODUCT_RE.sub("", claim_text, count=1)
+
+
+_RESPECTIVELY_RE = re.compile(r"\brespectively\b|分别|分別|それぞれ|각각", re.IGNORECASE)
+
+
+def _respective(text: str) -> bool:
+    return _RESPECTIVELY_RE.search(text) is not None
 
 
 def overlap(claim_text: str, evidence_text: str) -> float:
@@ -572,76 +579,3 @@ def unaccounted(claim_text: str, evidence_text: str) -> list[AccountToken]:
         and not (t.kind == "w" and t.key in _ARTICLES)
         and not _present(t, evidence_text)
     ]
-
-
-_CODE_GLUE = frozenset(
-    ["to", "run", "use", "using", "with", "by", "running", "execute", "type", "command"]
-)
-_TABLE_GLUE = frozenset(
-    [
-        "be:present",
-        "be:past",
-        "have",
-        "has",
-        "is",
-        "are",
-        "of",
-        "with",
-        "for",
-        "at",
-        "a",
-        "an",
-        "the",
-        "requires",
-        "require",
-        "needs",
-        "need",
-        "uses",
-        "use",
-        "in",
-        "on",
-        "via",
-        "there",  # "There are 14 CO2 extinguishers" reads a count cell
-    ]
-)
-
-#: The CJK copula and particles a claim adds when it reads a table row as a sentence:
-#: "本体質量は4.8 kgです" for "| 本体質量 | 4.8 kg |", "玄米の炊飯時間" for the 炊飯時間
-#: cell of the 玄米 row; "…是…" in Chinese. Only in a table reading, where the row binds
-#: the values.
-_CJK_TABLE_GLUE = frozenset("はのがですだ是的为")
-
-
-def _table_glue(t: AccountToken) -> bool:
-    return (t.kind == "w" and t.key in _TABLE_GLUE) or (t.kind == "c" and t.key in _CJK_TABLE_GLUE)
-
-
-#: Verbs that only state a measured value, by the dimension of the value they take:
-#: in a table reading, "weighs 1.10 kg" is the Weight cell, "costs €980" the Price cell,
-#: "runs at 1 Gbit/s" a link speed, "lasts 9 h" a duration. Only before a quantity of
-#: that dimension (a preposition between allowed), never before a plain number.
-_MEASURE_VERBS: dict[str, tuple[str, ...]] = {
-    "weigh": ("q:mass:",),
-    "cost": ("q:cur",),
-    "run": ("q:time:", "q:bitrate:"),
-    "ran": ("q:time:", "q:bitrate:"),
-    "last": ("q:time:", "q:months:"),
-    "tak": ("q:time:",),
-    "took": ("q:time:",),
-}
-
-
-def _measure_verbs(claim: list[AccountToken]) -> set[int]:
-    """Positions of the claim's measure verbs and their prepositions ("runs at",
-    "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``)."""
-    out: set[int] = set()
-    for i, t in enumerate(claim):
-        dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
-        if dims is None:
-            continue
-        j = i + 1
-        if j < len(claim) and claim[j].kind == "w" and claim[j].key in ("at", "for"):
-            j += 1
-        if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
-            out.update(range(i, j))
-    return out

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from cairn.answer.account import (
-    _TABLE_GLUE,
     _claim_group,
     _group,
     _is_relation,
@@ -13,7 +12,9 @@ from cairn.answer.account import (
     account,
 )
 from cairn.answer.cjk_order import _cjk_clauses
+from cairn.answer.table_rows import _TABLE_GLUE
 from cairn.answer.tokens import _ARTICLES, _NEGATIONS, AccountToken, _same, account_tokens
+from cairn.text.stopwords import QUERY_STOPWORDS
 
 # --------------------------------------------------------------------------- conflicts
 
@@ -107,6 +108,8 @@ def conflict(
         if said and said.group(1).lower() in ("not", "no", "never", "cannot"):
             return "negation_flip", f"evidence {said.group(1)!r}"
         return None
+    if _narrower_subject(list(account_tokens(claim_text)), ev):
+        return None  # "Deep Archive retrieval takes 48 hours" is not about "Archive retrieval"
     words = [t for t in residue if t.kind == "w"]
     if len(words) == len(residue) and all(t.key in _MODALS or t.key in _NEGATIONS for t in words):
         other = [e for e in extra if e.kind == "w" and (e.key in _MODALS or e.key in _NEGATIONS)]
@@ -137,6 +140,29 @@ def conflict(
     return None
 
 
+def narrower_subject(claim_text: str, evidence_text: str) -> bool:
+    """See :func:`_narrower_subject`."""
+    return _narrower_subject(list(account_tokens(claim_text)), account_tokens(evidence_text))
+
+
+def _narrower_subject(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> bool:
+    """The evidence sentence opens with a word the claim lacks right before the first
+    word they share: a premodifier that makes it about something narrower or other
+    ("Deep Archive retrieval" for "Archive retrieval")."""
+    words = [t for t in claim if t.kind == "w" and t.key not in _ARTICLES]
+    if not words or not any(_same(words[0], e) for e in ev):
+        return False
+    lo = next(k for k, e in enumerate(ev) if _same(words[0], e))
+    k = lo - 1
+    if k < 0 or ev[k].kind != "w" or ev[k].key in QUERY_STOPWORDS or ev[k].key in _ARTICLES:
+        return False
+    # The shared subject goes on in the evidence ("Deep [Archive retrieval]"), and the
+    # extra word opens the sentence or follows its article.
+    goes_on = len(words) > 1 and lo + 1 < len(ev) and _same(words[1], ev[lo + 1])
+    starts = k == 0 or ev[k - 1].kind == "p" or (ev[k - 1].kind == "w" and ev[k - 1].key in _ARTICLES)
+    return goes_on and starts and not any(_same(c, ev[k]) for c in claim)
+
+
 def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str | None:
     """A relation word whose claim neighbours (names, numbers) stand on the opposite
     sides of it in the evidence: "v1 replaces v2" against "v2 replaces v1"."""
@@ -144,7 +170,7 @@ def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> s
         if not _is_relation(t):
             continue
         left = _claim_group(claim, i, -1, stop_at_same=True)
-        right = _claim_group(claim, i, 1)
+        right = _claim_group(claim, i, 1, item_only=True)
         only_left = [c for c in left if not any(_same(c, r) for r in right)]
         only_right = [c for c in right if not any(_same(c, x) for x in left)]
         if not only_left or not only_right:

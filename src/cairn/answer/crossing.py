@@ -157,6 +157,9 @@ def verb_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str |
         if t.key in _PREPOSITIONS or _is_conj(t):
             continue
         lo, hi = _clause_of(claim, i, conj=True)
+        mirror = _mirrored(claim, i, lo, hi, ev)
+        if mirror:
+            return mirror
         left = [c for c in claim[lo:i] if _named(c)]
         right = [c for c in claim[i + 1 : hi + 1] if _named(c)]
         if not left or not right:
@@ -174,6 +177,50 @@ def verb_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> str |
                 break
         if not ok:
             return f"{t.text!r} has other things on its sides in the evidence"
+    return None
+
+
+def _content(t: AccountToken) -> bool:
+    return t.kind == "n" or (
+        t.kind == "w"
+        and t.key not in QUERY_STOPWORDS
+        and t.key not in _ARTICLES
+        and t.key not in _FINITE
+        and t.key not in _AUXILIARIES
+        and not t.key.startswith(("be:", "have"))
+    )
+
+
+#: Modals and negations between a subject and its verb: not a role of the verb.
+_AUXILIARIES = frozenset(
+    ["must", "may", "can", "cannot", "should", "shall", "will", "would", "might", "could",
+     "not", "never", "also", "only", "always"]
+)  # fmt: skip
+
+
+def _mirrored(
+    claim: list[AccountToken], i: int, lo: int, hi: int, ev: tuple[AccountToken, ...]
+) -> str | None:
+    """The content words next to ``claim[i]`` (the nearest on each side in its clause)
+    found the other way round around the same word in the evidence, and never the
+    claim's way: "The guarantor indemnifies the lender" is not accounted by "The lender
+    indemnifies the guarantor", nor "Sensor B calibrates sensor A" by the reverse."""
+    before = next((c for c in reversed(claim[lo:i]) if _content(c)), None)
+    after = next((c for c in claim[i + 1 : hi + 1] if _content(c)), None)
+    if before is None or after is None or _same(before, after):
+        return None
+    straight = mirrored = False
+    for k, e in enumerate(ev):
+        if not _same(claim[i], e):
+            continue
+        elo, ehi = _clause_of(ev, k)
+        ev_left, ev_right = ev[elo:k], ev[k + 1 : ehi + 1]
+        if any(_same(before, x) for x in ev_left) and any(_same(after, x) for x in ev_right):
+            straight = True
+        elif any(_same(after, x) for x in ev_left) and any(_same(before, x) for x in ev_right):
+            mirrored = True
+    if mirrored and not straight:
+        return f"{before.text!r} and {after.text!r} are the other way round around {claim[i].text!r}"
     return None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
@@ -283,13 +283,44 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
             clauses.append(_analyse_clause(text, a, b, context, support=False))
         units.append(_unit(index, span.evidence_id, a, b, body, tuple(clauses), _clean(body),
                            _heading(headings, a)))
+    shared = _shared_row_names(text, rows)
     for a, b, head in rows:
         body = text[a:b]
         title = next((h for pos, h in reversed(headings) if pos < a), "")
         context = frozenset(_canon(t.stem) for t in tokenize(title + " " + head) if _is_content(t))
         units.append(_unit(index, span.evidence_id, a, b, body, (_analyse_clause(text, a, b, context),),
-                           _table_reading(head, body), _heading(headings, a), table=True))
+                           _table_reading(head, _required_aside(body, shared.get(head, ()))),
+                           _heading(headings, a), table=True))
     return units
+
+
+_ASIDE_RE = re.compile(r"[(（]([^()（）]*)[)）]")
+
+
+def _first_cell(row: str) -> str:
+    return row.strip().strip("|").split("|")[0].strip()
+
+
+def _shared_row_names(text: str, rows: Sequence[tuple[int, int, str]]) -> dict[str, set[str]]:
+    """Per table (by header line), the row names that two of its rows share once their
+    parenthesised asides are left out: "Express delivery" for the rows "Express delivery"
+    and "Express delivery (international)"."""
+    seen: dict[str, dict[str, int]] = {}
+    for a, b, head in rows:
+        base = " ".join(_ASIDE_RE.sub(" ", _first_cell(text[a:b])).split()).lower()
+        counts = seen.setdefault(head, {})
+        counts[base] = counts.get(base, 0) + 1
+    return {head: {n for n, c in counts.items() if c > 1} for head, counts in seen.items()}
+
+
+def _required_aside(row: str, shared: Collection[str]) -> str:
+    """The row with the aside of its first cell marked required (``[...]``) when the row
+    name without it is another row's too: then only the aside tells the rows apart."""
+    cell = _first_cell(row)
+    base = " ".join(_ASIDE_RE.sub(" ", cell).split()).lower()
+    if base not in shared or not _ASIDE_RE.search(cell):
+        return row
+    return row.replace(cell, _ASIDE_RE.sub(lambda m: f"[{m.group(1)}]", cell), 1)
 
 
 def _unit(

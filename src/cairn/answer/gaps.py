@@ -10,6 +10,8 @@ a modifier that opens the subject ("Nightly snapshots" is not "Snapshots").
 
 from __future__ import annotations
 
+import re
+
 from cairn.answer.tokens import (
     _ARTICLES,
     _CLAUSE_STOPS,
@@ -155,6 +157,13 @@ def _cjk_qualifier(ev: tuple[AccountToken, ...], k: int) -> bool:
     return ev[k].kind == "c" and ev[k].key in _CJK_QUALIFIER_CHARS
 
 
+_WEEKDAYS = frozenset(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon",
+     "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"]
+)  # fmt: skip
+_DATE_KEY_RE = re.compile(r"d\d{8}")
+
+
 def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int) -> str | None:
     content = [k for k in run if ev[k].kind != "p"]
     if not content:
@@ -175,6 +184,14 @@ def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int)
     # A reporting frame ("analysis revealed it to contain") states how the fact was
     # established, not a different fact.
     if all(t.kind == "w" and (t.stem.startswith(_REPORTING) or t.key in _FRAME) for t in words):
+        return None
+    # A weekday right before a full date names nothing the date does not ("Wednesday
+    # 13 May 2026" is 2026-05-13).
+    if (
+        all(t.key.removeprefix("month:") in _WEEKDAYS for t in words)
+        and run[-1] + 1 < len(ev)
+        and _DATE_KEY_RE.fullmatch(ev[run[-1] + 1].key)
+    ):
         return None
     # A parenthesis or a prepositional phrase ("at 09:40 UTC") only adds detail.
     if ev[run[0]].key == "(" and ev[run[-1]].key == ")":
@@ -294,8 +311,39 @@ _ALWAYS_RESTRICT = frozenset(["only", "if", "unless", "provided", "except"])
 #: ("Managers approve expenses under €500", "Lunch is free for staff on Fridays").
 _TRAILING_SCOPES = frozenset(
     ["in", "on", "at", "for", "under", "over", "below", "above", "during", "within",
-     "without", "with", "except", "outside", "inside", "before", "after", "until", "between"]
+     "without", "with", "except", "outside", "inside", "before", "after", "until", "between",
+     "up", "from"]
 )  # fmt: skip
+
+
+#: Prepositions whose phrase after a measured amount names what was measured.
+_MEASURED_SCOPES = frozenset(
+    ["in", "among", "across", "for", "over", "under", "above", "below", "aged", "with", "without"]
+)
+_BOUNDS = frozenset(["over", "under", "above", "below", "aged"])
+_CALENDAR = frozenset(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
+     "friday", "saturday", "sunday", "total"]
+)  # fmt: skip
+
+
+def _ends_measured(ev: tuple[AccountToken, ...], hi: int) -> bool:
+    """The copied part ends with an amount (not a duration) or with what an amount right
+    before counts ("5% of patients", "8% among new customers")."""
+    for k in range(hi, max(-1, hi - 4), -1):
+        t = ev[k]
+        if t.kind == "n":
+            return t.key.startswith(("q:", "n:"))
+        if t.kind != "w" or _is_conj(t) or t.key in _FINITE or t.key.startswith("be:"):
+            return False
+    return False
+
+
+#: Openers of a phrase that narrows what comes before it, a past event too: an
+#: alternative ("... or the director"), a restrictive relative clause ("students who
+#: scored above 90"), an age ("children aged 5 to 11").
+_ALWAYS_NARROW = frozenset(["or", "who", "whose", "aged"])
 
 
 def _trailing_scope(ev: tuple[AccountToken, ...], hi: int, standing: bool) -> str | None:
@@ -308,7 +356,28 @@ def _trailing_scope(ev: tuple[AccountToken, ...], hi: int, standing: bool) -> st
         return None
     key = ev[k].key
     of_quantity = key == "of" and ev[hi].kind == "n"  # "5 minutes of inactivity"
-    if not (key == "or" or of_quantity or (standing and key in _TRAILING_SCOPES)):
+    # A measured amount, past or not, is the amount of what the phrase after it names:
+    # "Revenue grew by 12% in Europe" does not account "Revenue grew by 12%".
+    # So is what it counts: "5% of patients over 65", "8% among new customers in Asia".
+    measured_in = (
+        key in _MEASURED_SCOPES
+        and _ends_measured(ev, hi)
+        and k + 1 < len(ev)
+        and (
+            key in _BOUNDS  # "over 65", "under 18"
+            or (
+                ev[k + 1].kind == "w"
+                and not any(c.isdigit() for c in ev[k + 1].text)
+                and ev[k + 1].key not in _CALENDAR
+            )
+        )
+    )
+    if not (
+        key in _ALWAYS_NARROW
+        or of_quantity
+        or measured_in
+        or (standing and key in _TRAILING_SCOPES)
+    ):
         return None
     if key in ("within", "before", "until") and any(
         t.kind == "w" and t.key in ("must", "shall", "need", "needs", "required") for t in ev[:k]

@@ -132,6 +132,8 @@ def _cjk_numerals(text: str) -> str:
     text = _HANGUL_MULT_RE.sub(
         lambda m: str(Fraction(m.group(1).replace(",", "")) * _HANGUL_MULT[m.group(2)]), text
     )
+    # 千克 and 千米 are units (kg, km), not the numeral 千 before 克/米.
+    text = text.replace("千克", "公斤").replace("千米", "公里")
     return _CJK_NUM_RE.sub(repl, text)
 
 
@@ -242,9 +244,15 @@ _CJK_UNITS: dict[str, tuple[str, Fraction]] = {
     # Korean (after a number): 시간 hours, 분 minutes, 초 seconds, 개월 months, 주 weeks.
     "시간": ("time", _U(3600)), "분": ("time", _U(60)), "초": ("time", _U(1)),
     "개월": ("months", _U(1)), "주": ("time", _U(604800)),
+    # Chinese metric units (after a number): 30厘米 = 0.3米, 8.5公斤 = 8,500克.
+    "毫米": ("length", _U(1, 1000)), "厘米": ("length", _U(1, 100)),
+    "公分": ("length", _U(1, 100)), "米": ("length", _U(1)), "公里": ("length", _U(1000)),
+    "千米": ("length", _U(1000)), "毫克": ("mass", _U(1, 1000)), "克": ("mass", _U(1)),
+    "千克": ("mass", _U(1000)), "公斤": ("mass", _U(1000)), "毫升": ("volume", _U(1, 1000)),
+    "升": ("volume", _U(1)),
 }  # fmt: skip
 _CJK_UNIT_RE = re.compile(
-    r"(\d+(?:\.\d+)?)\s?(" + "|".join(sorted(_CJK_UNITS, key=len, reverse=True)) + ")"
+    r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(" + "|".join(sorted(_CJK_UNITS, key=len, reverse=True)) + ")"
 )
 _CURRENCY = "€$£¥"
 

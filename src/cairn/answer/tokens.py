@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -187,6 +186,8 @@ def _latin_tokens(text: str, out: list[AccountToken]) -> None:
             out.append(AccountToken(ch, ch, "p"))
 
 
+_AM_PM_RE = re.compile(r"\s?([ap])\.?m\.?(?![a-z])", re.IGNORECASE)
+
 _ORDINAL_AFTER_THE = {"first": 1, "second": 2}
 
 _SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9}
@@ -205,10 +206,23 @@ def _number_token(text: str, toks: list[Token], i: int, out: list[AccountToken])
         and toks[j].raw.isdigit()
     ):
         # A clock time ("06:00", "22:30") is one value, not two numbers and a colon.
-        out.append(
-            AccountToken(f"clock:{int(t.raw)}:{toks[j].raw}", text[t.start : toks[j].end], "n")
-        )
-        return j + 1
+        hour, end, k = int(t.raw), toks[j].end, j + 1
+        m = _AM_PM_RE.match(text, end)
+        if m and 1 <= hour <= 12:  # "10:30 pm" is 22:30
+            hour, end = hour % 12 + (12 if m.group(1).lower() == "p" else 0), m.end()
+            while k < len(toks) and toks[k].start < end:
+                k += 1
+        out.append(AccountToken(f"clock:{hour}:{toks[j].raw}", text[t.start : end], "n"))
+        return k
+    m = _AM_PM_RE.match(text, t.end)
+    if m and t.raw.isdigit() and 1 <= int(t.raw) <= 12:
+        # "10 pm" is the clock time 22:00.
+        hour = int(t.raw) % 12 + (12 if m.group(1).lower() == "p" else 0)
+        k = j
+        while k < len(toks) and toks[k].start < m.end():
+            k += 1
+        out.append(AccountToken(f"clock:{hour}:00", text[t.start : m.end()], "n"))
+        return k
     raw = t.raw.replace(",", "")
     # A dotted version ("4.11.3") is one token, compared as written.
     while (
@@ -311,7 +325,7 @@ def _compound(
 
 
 _CJK_SPLIT_RE = re.compile(
-    r"(d\d{8}|m\d{6}|\d+(?:\.\d+)?\s?(?:"
+    r"(d\d{8}|m\d{6}|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?(?:"
     + "|".join(sorted(_CJK_UNITS, key=len, reverse=True))
     + r"))"
 )
@@ -359,7 +373,7 @@ def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
             um = _CJK_UNIT_RE.fullmatch(piece)
             if um:
                 dim, factor = _CJK_UNITS[um.group(2)]
-                value = Fraction(um.group(1)) * factor
+                value = Fraction(um.group(1).replace(",", "")) * factor
                 if last and last[0] == dim and factor < last[1] and value < last[1]:
                     # "1時間30分" is one value (90 minutes), as "1 h 30 min" is.
                     value += last[2]
@@ -401,8 +415,24 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
         _cjk_tokens(text, out)
     else:
         _latin_tokens(text, out)
-        return with_rates(tuple(out), AccountToken)
+        return with_rates(tuple(_one_period(out)), AccountToken)
     return tuple(out)
+
+
+_PERIOD_LEADS = frozenset(["first", "next", "last", "past"])
+_PERIODS = frozenset(["year", "month", "week", "day", "hour", "minute"])
+
+
+def _one_period(out: list[AccountToken]) -> list[AccountToken]:
+    """"the first year" is "the first 12 months": a singular period after first, next,
+    last or past is one unit of it (only right after that word)."""
+    res = list(out)
+    for i in range(1, len(res)):
+        t, lead = res[i], res[i - 1]
+        if t.kind == "w" and t.key in _PERIODS and lead.text.lower() in _PERIOD_LEADS:
+            dim, factor = _UNIT_TABLE[t.key]
+            res[i] = AccountToken(quantity_key(dim, factor), t.text, "n")
+    return res
 
 
 # --------------------------------------------------------------------------- predicates
@@ -448,19 +478,3 @@ _FINITE = frozenset(
         "cannot",
     ]
 )
-
-
-PAREN_RE = re.compile(r"[(（]([^()（）]*)[)）]")
-
-
-def names_row(name: str, claim: Sequence[AccountToken]) -> bool:
-    """Every word of a row's name is in the claim."""
-    return all(
-        any(_same(c, e) for c in claim)
-        for e in account_tokens(name)
-        if e.kind in ("w", "c") and e.key not in _LABEL_FILLER
-    )
-
-
-#: Words of a row label a claim may word differently without changing what the row is.
-_LABEL_FILLER = frozenset({"the", "a", "an", "of", "and", "for", "in", "on", "to", "with", "per", "&"})

@@ -49,10 +49,10 @@ import re
 import threading
 from collections.abc import Sequence
 
-from cairn.answer.account import account, overlap, unaccounted
+from cairn.answer.account import account, overlap, table_claim, unaccounted
 from cairn.answer.align import _DATE_TOKEN_RE, _match_unit, _ref, _span_ref, _UnitResult
 from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
-from cairn.answer.conflicts import conflict
+from cairn.answer.conflicts import conflict, narrower_subject
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
 from cairn.answer.tokens import AccountToken, account_tokens
@@ -82,7 +82,7 @@ def _deterministic(
         return ClaimVerdict(claim, "insufficient", "no_content", ())
 
     core = _account_text(claim.text)
-    shares = [overlap(core, u.text) for u in units]
+    shares = [overlap(table_claim(core) if u.table else core, u.text) for u in units]
     # The sentence-level alignment only serves contradictions and reasons; a unit that
     # holds less than half of the claim can give neither.
     results = [
@@ -207,16 +207,23 @@ def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
     return account(core, unit.text, table=unit.table, heading=unit.heading, code_glue=bool(codes))
 
 
+_COORDINATED_RE = re.compile(r",|;|\band\b|\bor\b|\bwhile\b|\bwhereas\b")
+
+
 def _concrete_conflict(core: str, r: _UnitResult) -> bool:
     """A contradiction names a concrete conflicting span: the unit states the rest of
     the claim, and what it does not state is exactly the conflicting slot (a number or
     date, the negation, an antonym, a name). "1 minute" is not in conflict with a unit
     that says "60 seconds"; "does not apply to contractors" is not in conflict with
     "Contractors are not covered" (nothing but paraphrase differs)."""
+    if narrower_subject(core, r.unit.text):
+        return False  # "Deep Archive retrieval ..." is not about "Archive retrieval"
     residue = _residue(core, r.unit)
     match r.reason:
         case "number_order":
-            return not residue
+            # Coordinated parts given in another order ("the south wing 40, the north
+            # wing 25") move their numbers too: no conflict when the claim coordinates.
+            return not residue and _COORDINATED_RE.search(core) is None
         case "number_mismatch" | "date_mismatch":
             return bool(residue) and all(
                 t.kind == "n" or _DATE_TOKEN_RE.fullmatch(t.key) for t in residue

@@ -1,0 +1,168 @@
+"""Reading one table row as a sentence (issue 12): the glue words a row reading may add,
+the measure verbs its header carries, and the binding of the claim's numbers to the
+row's cells and of the row to what its first cell names. Used by
+:mod:`cairn.answer.account` for a table unit."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from cairn.answer.tokens import AccountToken, _same, account_tokens
+
+__all__ = ["_CODE_GLUE", "_TABLE_GLUE", "_measure_verbs", "_table_binding", "_table_glue"]
+
+
+_CODE_GLUE = frozenset(
+    ["to", "run", "use", "using", "with", "by", "running", "execute", "type", "command"]
+)
+_TABLE_GLUE = frozenset(
+    [
+        "be:present",
+        "be:past",
+        "have",
+        "has",
+        "is",
+        "are",
+        "of",
+        "with",
+        "for",
+        "at",
+        "a",
+        "an",
+        "the",
+        "requires",
+        "require",
+        "needs",
+        "need",
+        "uses",
+        "use",
+        "in",
+        "on",
+        "via",
+        "there",  # "There are 14 CO2 extinguishers" reads a count cell
+    ]
+)
+
+#: The CJK copula and particles a claim adds when it reads a table row as a sentence:
+#: "本体質量は4.8 kgです" for "| 本体質量 | 4.8 kg |", "玄米の炊飯時間" for the 炊飯時間
+#: cell of the 玄米 row; "…是…" in Chinese. Only in a table reading, where the row binds
+#: the values.
+_CJK_TABLE_GLUE = frozenset("はのがですだ是的为")
+
+
+def _table_glue(t: AccountToken) -> bool:
+    return (t.kind == "w" and t.key in _TABLE_GLUE) or (t.kind == "c" and t.key in _CJK_TABLE_GLUE)
+
+
+#: Verbs that only state a measured value, by the dimension of the value they take:
+#: in a table reading, "weighs 1.10 kg" is the Weight cell, "costs €980" the Price cell,
+#: "runs at 1 Gbit/s" a link speed, "lasts 9 h" a duration. Only before a quantity of
+#: that dimension (a preposition between allowed), never before a plain number.
+_MEASURE_VERBS: dict[str, tuple[str, ...]] = {
+    "weigh": ("q:mass:",),
+    "cost": ("q:cur",),
+    "run": ("q:time:", "q:bitrate:"),
+    "ran": ("q:time:", "q:bitrate:"),
+    "last": ("q:time:", "q:months:"),
+    "tak": ("q:time:",),
+    "took": ("q:time:",),
+}
+
+
+def _measure_verbs(claim: list[AccountToken]) -> set[int]:
+    """Positions of the claim's measure verbs and their prepositions ("runs at",
+    "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``)."""
+    out: set[int] = set()
+    for i, t in enumerate(claim):
+        dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
+        if dims is None:
+            continue
+        j = i + 1
+        if j < len(claim) and claim[j].kind == "w" and claim[j].key in ("at", "for"):
+            j += 1
+        if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
+            out.update(range(i, j))
+    return out
+
+
+def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
+    """In a table row, a number of the claim must be read from a cell that says nothing
+    else, or next to a word the claim puts next to it: "Lyra 14 G3" is not accounted by
+    "Lyra 16 G3" and "14 cores" in the same row."""
+    pairs = reading.split(" ; ")
+    cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in pairs]
+    heads = [pair.split(" : ", 1)[0] if " : " in pair else "" for pair in pairs]
+    words = [t for t in claim if t.kind != "p" and not _table_glue(t)]
+    # The row is about what its first cell names, all of it: "Archive" does not read the
+    # "Deep Archive" row. A parenthesised aside in that cell may be left out, or stand
+    # for the row on its own ("早炊き" reads the "白米（早炊き）" row).
+    label = reading.split(" ; ")[0].split(" : ", 1)[-1]
+    names = [_PAREN_RE.sub(" ", label), *_PAREN_RE.findall(label)]
+    # A required aside ("[international]", see ``evidence._required_aside``) tells this
+    # row from another of the same name: it may name the row alone, never be left out.
+    required = _REQUIRED_RE.findall(label)
+    if required:
+        names = [_REQUIRED_RE.sub(r" \1 ", names[0]), *names[1:], *required]
+    if not any(_names_row(name, claim) for name in names if name.strip()):
+        return f"the row is about {label.strip()!r}"
+    for i, t in enumerate(words):
+        if t.kind != "n":
+            continue
+        near = [words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)]
+        ok = False
+        for at, cell in enumerate(cells):
+            if not any(_same(t, e) for e in cell):
+                continue
+            if _other_column(heads, cells, at, t, claim):
+                continue  # "512 GB of RAM" read from the Storage cell
+            rest = [e for e in cell if e.kind != "p" and not _same(t, e)]
+            if all(any(_same(c, e) for c in words) for e in rest) or any(
+                _same(c, e) for c in near for e in rest
+            ):
+                ok = True
+                break
+        if not ok:
+            return f"{t.text!r} is in a cell about something else"
+    return None
+
+
+def _other_column(
+    heads: list[str],
+    cells: list[tuple[AccountToken, ...]],
+    at: int,
+    t: AccountToken,
+    claim: Sequence[AccountToken],
+) -> bool:
+    """The quantity ``t`` is read from the cell at ``at``, but the claim names another
+    column (not the first) holding a quantity of the same dimension, and not this one:
+    "512 GB of RAM" read from the Storage cell of a row with a RAM cell."""
+    if at == 0 or not t.key.startswith("q:") or _names_row(heads[at], claim):
+        return False
+    dim = t.key.rsplit(":", 1)[0]
+    return any(
+        k not in (0, at)
+        and heads[k].strip()
+        and any(e.kind == "n" and e.key.rsplit(":", 1)[0] == dim for e in cells[k])
+        and _names_row(heads[k], claim)
+        for k in range(len(heads))
+    )
+
+
+_REQUIRED_RE = re.compile(r"\[([^\[\]]*)\]")
+_PAREN_RE = re.compile(r"[(（]([^()（）]*)[)）]")
+
+
+def _names_row(name: str, claim: Sequence[AccountToken]) -> bool:
+    """Every word of a row's name is in the claim."""
+    return all(
+        any(_same(c, e) for c in claim)
+        for e in account_tokens(name)
+        if e.kind in ("w", "c") and e.key not in _LABEL_FILLER
+    )
+
+
+#: Words of a row label a claim may word differently without changing what the row is.
+_LABEL_FILLER = frozenset(
+    {"the", "a", "an", "of", "and", "for", "in", "on", "to", "with", "per", "&"}
+)
