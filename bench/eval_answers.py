@@ -29,6 +29,7 @@ import json
 import random
 import re
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -76,9 +77,11 @@ def gold_hit(answer: str, gold: str) -> bool:
 
 def locomo_workspace() -> Any:
     """The LoCoMo index of eval_retrieval.py (copied from the main checkout's bench/.work
-    when this checkout has none), brought up to date without embedding."""
+    when this worktree has none), brought up to date without embedding."""
     base = WORK / "locomo"
-    main_copy = Path("/work/main/bench/.work/locomo")
+    common = subprocess.run(["git", "-C", str(Path(__file__).parent), "rev-parse", "--path-format=absolute",
+                             "--git-common-dir"], capture_output=True, text=True, check=False).stdout.strip()
+    main_copy = Path(common).parent / "bench" / ".work" / "locomo"  # the main checkout's, from a worktree
     if not base.exists() and main_copy.exists():
         shutil.copytree(main_copy, base)
     collection = eval_retrieval.load_locomo(LOCOMO.parent)
