@@ -10,15 +10,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
-from cairn.code.diff import ChangedCode, changed_in, diff_files, diff_snapshots
 from cairn.code.impact import Neighbours, walk
 from cairn.code.model import Coverage, Edge, FileEntry, Snapshot, SnapshotWrite, Symbol
-from cairn.code.scan import Previous, content_hash, git_revision, scan
 from cairn.contracts import code as c
 from cairn.errors import NotFoundError, ValidationError
 from cairn.store.protocol import CodeStore, StoreOpener
 from cairn.validation import check_bound
+
+if TYPE_CHECKING:  # scanning and diffing are imported by the methods that do them (impact needs neither)
+    from cairn.code.diff import ChangedCode
 
 #: Snapshots kept per root by default: each refresh prunes the older ones (and the cached
 #: facts no kept snapshot uses). Enough to diff across a few refreshes, small on disk.
@@ -30,7 +32,7 @@ EDGE_CACHE_NODES = 500_000
 #: Told what changed between a root's previous snapshot and its new one (the root, both
 #: snapshot ids, the changes); returns how many records it requalified. Agent memory
 #: registers here (:meth:`cairn.memory.service.MemoryService.note_code_refresh`).
-AfterRefresh = Callable[[str, int, int, ChangedCode], int]
+AfterRefresh: TypeAlias = "Callable[[str, int, int, ChangedCode], int]"
 
 
 def snapshot_contract(snapshot: Snapshot) -> c.CodeSnapshot:
@@ -91,6 +93,8 @@ class CodeService:
         is parsed), keeping the ``keep`` newest snapshots of the root. Memory bound to the
         files and symbols that changed since the previous snapshot is requalified (one
         source-changed signal per record; ``requalified`` counts them)."""
+        from cairn.code.scan import Previous, git_revision, scan
+
         check_bound("keep", keep, 1000)
         root = _path(path).expanduser()
         if not root.is_dir():
@@ -140,6 +144,8 @@ class CodeService:
         be written, reading only the stored symbols of the files that changed (a small edit
         reads a few rows, not the whole graph; a changed file's symbols are always new in
         the scan, never copied)."""
+        from cairn.code.diff import changed_in, diff_files
+
         changes = tuple(diff_files(prior.values(), files))
         paths = {f.path for f in changes}
         return changed_in(changes, [s for p in sorted(paths) for s in store.code_symbols(old, path=p)],
@@ -173,6 +179,8 @@ class CodeService:
         """Files, symbols (by body hash: renames and moves are paired) and edges added,
         changed and removed between two snapshots of a root (default: the newest and the
         one before it). An incomplete snapshot is refused with its reason."""
+        from cairn.code.diff import diff_snapshots
+
         store = self._open_store(True)
         new = self._snapshot(store, to_snapshot, root)
         if from_snapshot is None:
@@ -301,6 +309,8 @@ class CodeService:
     def code_show(self, symbol: str, snapshot: int | None = None, root: str | None = None) -> c.CodeShow:
         """The exact lines of a symbol, read from the file now, and whether the file still
         has the content the snapshot saw."""
+        from cairn.code.scan import content_hash
+
         store = self._open_store(True)
         snap = self._snapshot(store, snapshot, root)
         found = store.code_symbols(snap.id, qualnames=[symbol])
