@@ -75,6 +75,10 @@ def _row(name: str, values: list[float], unit: float = 1000.0) -> str:
     return f"| {name} | {statistics.median(values) * unit:.0f} | {max(values) * unit:.0f} |"
 
 
+def pick(rows: list[dict[str, float]], key: str) -> list[float]:
+    return [r[key] for r in rows]
+
+
 def measure(home: Path, rounds: int) -> str:
     cli = str(Path(sys.executable).with_name("cairn"))
     _child([cli, "--version"])  # the first run of a fresh checkout writes bytecode: not measured
@@ -89,7 +93,6 @@ def measure(home: Path, rounds: int) -> str:
         diff_cpu.append(c[1] - v[1])
         sdk.append(_sdk(home, 200))
         sdk_all.append(_sdk(home, 100_000))
-    pick = lambda rows, key: [r[key] for r in rows]  # noqa: E731
     return "\n".join([
         f"Command: `python -m bench.code_first_call --rounds {rounds}`  ",
         f"Date: {stamp()}  ",
@@ -133,4 +136,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

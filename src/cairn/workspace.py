@@ -20,6 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
+import cairn.contracts  # noqa: F401  (every SDK method answers with a contract: pydantic is loaded with the SDK)
 from cairn.config import Paths, Settings, check_index_name, load_settings, resolve_paths
 from cairn.errors import NotFoundError
 from cairn.refs import document_uri

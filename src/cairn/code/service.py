@@ -248,21 +248,25 @@ class CodeService:
         # An import edge's source is a module: only nodes reached otherwise are looked up.
         kinds = self._kinds(store, snap.id, [n.node for n in result.nodes if not n.path or n.path[0].kind != "import"])
         # One contract per distinct edge (a wide impact repeats the same edges in thousands
-        # of explanations), then the whole answer validated in one pass (pydantic-core
-        # accepts the built edges as they are; faster than constructing each node in Python).
+        # of explanations). The answer is built from the snapshot's own rows, already typed,
+        # so it is constructed without validation: no validator is built for it (the first
+        # call of a process would pay pydantic's schema build and plugin discovery).
+        edge, node = c.CodeEdge.model_construct, c.CodeImpactNode.model_construct
         built: dict[Edge, c.CodeEdge] = {}
         for n in result.nodes:
             for e in n.path:
                 if e not in built:
-                    built[e] = c.CodeEdge(kind=e.kind, source=e.source, target=e.target, path=e.path, line=e.line)
-        return c.CodeImpact.model_validate({
-            "snapshot_id": snap.id, "target": target, "starts": list(result.starts), "depth": depth,
-            "max_nodes": max_nodes, "truncated": bool(result.truncated), "truncation": result.truncated,
+                    built[e] = edge(kind=e.kind, source=e.source, target=e.target, path=e.path, line=e.line)
+        return c.CodeImpact.model_construct(
+            snapshot_id=snap.id, target=target, starts=list(result.starts), depth=depth,
+            max_nodes=max_nodes,
             # A node's path is where its first edge is written (an edge lives in its source's file).
-            "nodes": [{"node": n.node, "distance": n.distance, "path": n.path[0].path if n.path else None,
-                       "kind": "module" if n.path and n.path[0].kind == "import" else kinds.get(n.node, "unknown"),
-                       "via": [built[e] for e in n.path]} for n in result.nodes],
-        })
+            nodes=[node(node=n.node, kind="module" if n.path and n.path[0].kind == "import"
+                        else kinds.get(n.node, "unknown"),
+                        path=n.path[0].path if n.path else None, distance=n.distance,
+                        via=[built[e] for e in n.path]) for n in result.nodes],
+            truncated=bool(result.truncated), truncation=result.truncated,
+        )
 
     def _kinds(self, store: CodeStore, snapshot_id: int, nodes: Sequence[str]) -> dict[str, str]:
         """The kind of each node that is a symbol (remembered per snapshot)."""
