@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.code_first_call --home DIR --rounds 10
     .venv/bin/python -m bench.code_first_call --rounds 10 --write-results   # builds the repository
+    .venv/bin/python -m bench.code_first_call --home DIR --baseline OTHER/src   # two trees, same rounds
 
 The repository is :mod:`bench.code_bench`'s (~1,000 real Python files), indexed once into
 ``--home`` (kept when given, so reruns skip the refresh). Each round runs, in fresh
@@ -55,65 +56,77 @@ print(json.dumps({"open": t1 - t0, "open_cpu": c1 - c0, "first": t2 - t1, "first
 """
 
 
-def _child(args: list[str]) -> tuple[float, float]:
+def _child(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Run a process to the end: (wall, CPU of the child) in seconds."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _sdk(home: Path, max_nodes: int) -> dict[str, float]:
+def _sdk(home: Path, max_nodes: int, env: dict[str, str]) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", _SDK, str(home), TARGET, str(max_nodes)],
-                         check=True, capture_output=True, text=True).stdout
+                         check=True, capture_output=True, text=True, env=env).stdout
     return dict(json.loads(out))
 
 
-def _row(name: str, values: list[float], unit: float = 1000.0) -> str:
-    return f"| {name} | {statistics.median(values) * unit:.0f} | {max(values) * unit:.0f} |"
-
-
-def pick(rows: list[dict[str, float]], key: str) -> list[float]:
-    return [r[key] for r in rows]
-
-
-def measure(home: Path, rounds: int) -> str:
+def _round(home: Path, env: dict[str, str]) -> dict[str, float]:
+    """One round of fresh processes for one source tree."""
     cli = str(Path(sys.executable).with_name("cairn"))
-    _child([cli, "--version"])  # the first run of a fresh checkout writes bytecode: not measured
-    _child([cli, "--home", str(home), "code", "impact", TARGET, "--depth", "5"])
-    version, command, diff, diff_cpu, sdk, sdk_all = [], [], [], [], [], []
+    v = _child([cli, "--version"], env)
+    c = _child([cli, "--home", str(home), "code", "impact", TARGET, "--depth", "5"], env)
+    small, wide = _sdk(home, 200, env), _sdk(home, 100_000, env)
+    return {"version": v[0], "command": c[0], "diff": c[0] - v[0], "diff_cpu": c[1] - v[1],
+            "open": small["open"], "first": small["first"], "first_cpu": small["first_cpu"],
+            "sum": small["open"] + small["first"], "warm": small["warm"], "wide_first": wide["first"],
+            "wide_cpu": wide["first_cpu"], "wide_warm": wide["warm"], "nodes": wide["nodes"]}
+
+
+ROWS = (
+    ("version", "`cairn --version`, wall"),
+    ("command", f"`cairn code impact {TARGET} --depth 5`, wall"),
+    ("diff", "**the command's own cost** (impact − version, same round), wall"),
+    ("diff_cpu", "the same, CPU (user + system)"),
+    ("open", "SDK: `cairn.open(home)` (imports included), wall"),
+    ("first", "SDK: **first `ws.code_impact(…, depth=5)`** (max_nodes 200), wall"),
+    ("first_cpu", "the same, CPU"),
+    ("sum", "SDK: open + first call, wall"),
+    ("warm", "SDK: warm call (p50 of 20 in the process), wall"),
+    ("wide_first", "SDK, max_nodes 100000 (NODES nodes): **first call**, wall"),
+    ("wide_cpu", "the same, CPU"),
+    ("wide_warm", "the same, warm call (p50 of 20), wall"),
+)
+
+
+def measure(home: Path, rounds: int, trees: dict[str, str]) -> str:
+    """``trees``: label -> PYTHONPATH of a cairn source tree; the trees take turns in
+    every round (the machine's load moves by the minute)."""
+    envs = {label: {**os.environ, "PYTHONPATH": path} for label, path in trees.items()}
+    for env in envs.values():  # the first run of a fresh checkout writes bytecode: not measured
+        _round(home, env)
+    runs: dict[str, list[dict[str, float]]] = {label: [] for label in envs}
     for _ in range(rounds):
-        v = _child([cli, "--version"])
-        c = _child([cli, "--home", str(home), "code", "impact", TARGET, "--depth", "5"])
-        version.append(v[0])
-        command.append(c[0])
-        diff.append(c[0] - v[0])
-        diff_cpu.append(c[1] - v[1])
-        sdk.append(_sdk(home, 200))
-        sdk_all.append(_sdk(home, 100_000))
+        for label, env in envs.items():
+            runs[label].append(_round(home, env))
+    nodes = int(next(iter(runs.values()))[0]["nodes"])
+    head = " | ".join(f"{label}: p50 | {label}: max" for label in runs)
+    lines = [f"| measurement (ms) | {head} |", "| --- |" + " ---: |" * (2 * len(runs))]
+    for key, name in ROWS:
+        cells = " | ".join(f"{statistics.median(r[key] for r in rs) * 1000:.0f} | {max(r[key] for r in rs) * 1000:.0f}"
+                           for rs in runs.values())
+        lines.append(f"| {name.replace('NODES', str(nodes))} | {cells} |")
+    baseline = " --baseline SRC" if len(trees) > 1 else ""
     return "\n".join([
-        f"Command: `python -m bench.code_first_call --rounds {rounds}`  ",
+        f"Command: `python -m bench.code_first_call --rounds {rounds}{baseline} --write-results`  ",
         f"Date: {stamp()}  ",
         machine_note() + f"; 1-minute load average at the end: {os.getloadavg()[0]:.1f}",
         "",
-        f"{rounds} rounds, each of fresh processes (ms; p50 and max over the rounds):",
+        f"{rounds} rounds of fresh processes; in each round every source tree takes its turn. "
+        "p50 and max over the rounds:",
         "",
-        "| measurement | p50 | max |",
-        "| --- | ---: | ---: |",
-        _row("`cairn --version`, wall", version),
-        _row(f"`cairn code impact {TARGET} --depth 5`, wall", command),
-        _row("**the command's own cost** (impact − version, same round), wall", diff),
-        _row("the same, CPU (user + system)", diff_cpu),
-        _row("SDK: `cairn.open(home)` (imports included), wall", pick(sdk, "open")),
-        _row("SDK: **first `ws.code_impact(…, depth=5)`** (max_nodes 200), wall", pick(sdk, "first")),
-        _row("the same, CPU", pick(sdk, "first_cpu")),
-        _row("SDK: open + first call, wall", [r["open"] + r["first"] for r in sdk]),
-        _row("SDK: warm call (p50 of 20 in the process), wall", pick(sdk, "warm")),
-        _row(f"SDK, max_nodes 100000 ({int(sdk_all[0]['nodes'])} nodes): first call, wall", pick(sdk_all, "first")),
-        _row("the same, CPU", pick(sdk_all, "first_cpu")),
-        _row("the same, warm call (p50 of 20), wall", pick(sdk_all, "warm")),
+        *lines,
     ])
 
 
@@ -121,15 +134,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--home", type=Path, default=None, help="index folder to reuse (built when missing)")
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--baseline", default=None, metavar="SRC",
+                        help="another cairn source tree (its src/ folder), measured in the same rounds")
     parser.add_argument("--write-results", action="store_true")
     args = parser.parse_args()
+    here = os.pathsep.join([str(Path(cairn.__file__).parents[1]), str(Path(__file__).parents[1])])
+    trees = {"this tree": here}
+    if args.baseline:
+        trees = {"baseline": args.baseline, **trees}
     with tempfile.TemporaryDirectory() as tmp:
         home = args.home or Path(tmp) / "home"
         if not (home / "repo").is_dir():
             build_repo(home / "repo")
             with cairn.open(home) as ws:
                 ws.code_refresh(str(home / "repo"))
-        body = measure(home, args.rounds)
+        body = measure(home, args.rounds, trees)
     print(body)
     if args.write_results:
         update_section("Code graph: the first impact call of a process (issue 15)", body)
