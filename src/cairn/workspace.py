@@ -146,8 +146,6 @@ class Workspace:
         self._memory_source: MemorySource | bool | None = False  # False: the stored memory (below)
 
     # --- the services, each built (and its modules imported) on first use ------------------
-    # agent memory (issue 14): the user from $CAIRN_USER (read by open_workspace), the
-    # project from the folder the caller works in.
 
     @cached_property
     def _memory(self) -> MemoryService:
