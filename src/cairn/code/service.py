@@ -10,15 +10,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
-from cairn.code.diff import ChangedCode, changed_in, diff_files, diff_snapshots
 from cairn.code.impact import Neighbours, walk
 from cairn.code.model import Coverage, Edge, FileEntry, Snapshot, SnapshotWrite, Symbol
-from cairn.code.scan import Previous, content_hash, git_revision, scan
 from cairn.contracts import code as c
 from cairn.errors import NotFoundError, ValidationError
 from cairn.store.protocol import CodeStore, StoreOpener
 from cairn.validation import check_bound
+
+if TYPE_CHECKING:  # scanning and diffing are imported by the methods that do them (impact needs neither)
+    from cairn.code.diff import ChangedCode
 
 #: Snapshots kept per root by default: each refresh prunes the older ones (and the cached
 #: facts no kept snapshot uses). Enough to diff across a few refreshes, small on disk.
@@ -30,7 +32,7 @@ EDGE_CACHE_NODES = 500_000
 #: Told what changed between a root's previous snapshot and its new one (the root, both
 #: snapshot ids, the changes); returns how many records it requalified. Agent memory
 #: registers here (:meth:`cairn.memory.service.MemoryService.note_code_refresh`).
-AfterRefresh = Callable[[str, int, int, ChangedCode], int]
+AfterRefresh: TypeAlias = "Callable[[str, int, int, ChangedCode], int]"
 
 
 def snapshot_contract(snapshot: Snapshot) -> c.CodeSnapshot:
@@ -91,6 +93,8 @@ class CodeService:
         is parsed), keeping the ``keep`` newest snapshots of the root. Memory bound to the
         files and symbols that changed since the previous snapshot is requalified (one
         source-changed signal per record; ``requalified`` counts them)."""
+        from cairn.code.scan import Previous, git_revision, scan
+
         check_bound("keep", keep, 1000)
         root = _path(path).expanduser()
         if not root.is_dir():
@@ -140,6 +144,8 @@ class CodeService:
         be written, reading only the stored symbols of the files that changed (a small edit
         reads a few rows, not the whole graph; a changed file's symbols are always new in
         the scan, never copied)."""
+        from cairn.code.diff import changed_in, diff_files
+
         changes = tuple(diff_files(prior.values(), files))
         paths = {f.path for f in changes}
         return changed_in(changes, [s for p in sorted(paths) for s in store.code_symbols(old, path=p)],
@@ -173,6 +179,8 @@ class CodeService:
         """Files, symbols (by body hash: renames and moves are paired) and edges added,
         changed and removed between two snapshots of a root (default: the newest and the
         one before it). An incomplete snapshot is refused with its reason."""
+        from cairn.code.diff import diff_snapshots
+
         store = self._open_store(True)
         new = self._snapshot(store, to_snapshot, root)
         if from_snapshot is None:
@@ -240,21 +248,25 @@ class CodeService:
         # An import edge's source is a module: only nodes reached otherwise are looked up.
         kinds = self._kinds(store, snap.id, [n.node for n in result.nodes if not n.path or n.path[0].kind != "import"])
         # One contract per distinct edge (a wide impact repeats the same edges in thousands
-        # of explanations), then the whole answer validated in one pass (pydantic-core
-        # accepts the built edges as they are; faster than constructing each node in Python).
+        # of explanations). The answer is built from the snapshot's own rows, already typed,
+        # so it is constructed without validation: no validator is built for it (the first
+        # call of a process would pay pydantic's schema build and plugin discovery).
+        edge, node = c.CodeEdge.model_construct, c.CodeImpactNode.model_construct
         built: dict[Edge, c.CodeEdge] = {}
         for n in result.nodes:
             for e in n.path:
                 if e not in built:
-                    built[e] = c.CodeEdge(kind=e.kind, source=e.source, target=e.target, path=e.path, line=e.line)
-        return c.CodeImpact.model_validate({
-            "snapshot_id": snap.id, "target": target, "starts": list(result.starts), "depth": depth,
-            "max_nodes": max_nodes, "truncated": bool(result.truncated), "truncation": result.truncated,
+                    built[e] = edge(kind=e.kind, source=e.source, target=e.target, path=e.path, line=e.line)
+        return c.CodeImpact.model_construct(
+            snapshot_id=snap.id, target=target, starts=list(result.starts), depth=depth,
+            max_nodes=max_nodes,
             # A node's path is where its first edge is written (an edge lives in its source's file).
-            "nodes": [{"node": n.node, "distance": n.distance, "path": n.path[0].path if n.path else None,
-                       "kind": "module" if n.path and n.path[0].kind == "import" else kinds.get(n.node, "unknown"),
-                       "via": [built[e] for e in n.path]} for n in result.nodes],
-        })
+            nodes=[node(node=n.node, kind="module" if n.path and n.path[0].kind == "import"
+                        else kinds.get(n.node, "unknown"),
+                        path=n.path[0].path if n.path else None, distance=n.distance,
+                        via=[built[e] for e in n.path]) for n in result.nodes],
+            truncated=bool(result.truncated), truncation=result.truncated,
+        )
 
     def _kinds(self, store: CodeStore, snapshot_id: int, nodes: Sequence[str]) -> dict[str, str]:
         """The kind of each node that is a symbol (remembered per snapshot)."""
@@ -301,6 +313,8 @@ class CodeService:
     def code_show(self, symbol: str, snapshot: int | None = None, root: str | None = None) -> c.CodeShow:
         """The exact lines of a symbol, read from the file now, and whether the file still
         has the content the snapshot saw."""
+        from cairn.code.scan import content_hash
+
         store = self._open_store(True)
         snap = self._snapshot(store, snapshot, root)
         found = store.code_symbols(snap.id, qualnames=[symbol])

@@ -37,10 +37,10 @@ from cairn.store.records import (
     SavedCapsuleRecord,
     SearchFilter,
 )
-from cairn.text.query import ParsedQuery
 
 if TYPE_CHECKING:
     from cairn.memory.records import Claim, HistoryEntry, Observation, Signal
+    from cairn.text.query import ParsedQuery  # imported by the first search, not with the store
 
 __all__ = [
     "CodeStore",

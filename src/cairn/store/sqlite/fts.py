@@ -24,12 +24,14 @@ import functools
 import json
 import sqlite3
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cairn.errors import StoreError
 from cairn.store.records import PassageHit, SearchFilter, light_hit
 from cairn.store.sqlite.base import Connected, filter_sql
-from cairn.text.cjk import cjk_bigrams
-from cairn.text.query import MAX_TERMS, ParsedQuery, QueryTerm, parse_query
+
+if TYPE_CHECKING:  # the query toolkit is imported by the first search, not with the store
+    from cairn.text.query import ParsedQuery, QueryTerm
 
 __all__ = ["BM25_WEIGHTS", "CompiledQuery", "LexicalMixin", "compile_fts5", "compile_query"]
 
@@ -49,6 +51,8 @@ class CompiledQuery:
 @functools.lru_cache(maxsize=256)
 def compile_fts5(parsed: ParsedQuery) -> CompiledQuery:
     """The FTS5 MATCH expressions of a parsed query (see the module docstring)."""
+    from cairn.text.query import MAX_TERMS
+
     main = _expression(
         [m for m in map(_main, (*parsed.words, *parsed.boosts)) if m],
         [m for m in map(_main, parsed.phrases) if m],
@@ -68,6 +72,8 @@ def compile_fts5(parsed: ParsedQuery) -> CompiledQuery:
 def compile_query(query: str, *, strict: bool = True) -> CompiledQuery:
     """Parse and compile user search text; raises :class:`~cairn.errors.ValidationError`
     as :func:`~cairn.text.query.parse_query` does. Cached: pure."""
+    from cairn.text.query import parse_query
+
     return compile_fts5(parse_query(query, strict=strict))
 
 
@@ -80,12 +86,16 @@ def _main(term: QueryTerm) -> str:
 
 def _cjk(term: QueryTerm) -> list[str]:
     """Quoted bigram phrases of the term's CJK runs for the CJK table."""
+    from cairn.text.cjk import cjk_bigrams
+
     # A single character is a prefix of the bigrams that start with it.
     return [_quote(run) + "*" if len(run) == 1 else _quote(cjk_bigrams(run)) for run in term.cjk_runs]
 
 
 def _cjk_parts(term: QueryTerm) -> list[str]:
     """Each bigram of the term's CJK runs, quoted, for OR-ing on the CJK table."""
+    from cairn.text.cjk import cjk_bigrams
+
     # A single character is a prefix of the bigrams that start with it.
     return [_quote(run) + "*" if len(run) == 1 else _quote(bigram)
             for run in term.cjk_runs for bigram in ([run] if len(run) == 1 else cjk_bigrams(run).split())]

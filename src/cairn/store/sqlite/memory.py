@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cairn.errors import StoreError
 from cairn.memory.codec import MemoryRecord, record_from_json, record_json
@@ -20,7 +21,9 @@ from cairn.store.records import ChangeRecord
 from cairn.store.sqlite.base import Connected, chunks, placeholders, utcnow
 from cairn.store.sqlite.events import append_event
 from cairn.store.sqlite.fts import compile_fts5
-from cairn.text.query import ParsedQuery
+
+if TYPE_CHECKING:
+    from cairn.text.query import ParsedQuery
 
 #: BM25 column weights for (title, narrative, facts, concepts).
 MEMORY_BM25_WEIGHTS = (4.0, 1.0, 2.0, 2.0)
