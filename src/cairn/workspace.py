@@ -12,81 +12,40 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import threading
 from collections.abc import Callable, Mapping, Sequence
-from functools import cached_property
-from importlib import import_module
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
-import cairn.contracts  # noqa: F401  (every SDK method answers with a contract: pydantic is loaded with the SDK)
+from cairn.answer.service import AnswerService
+from cairn.capsule.saved import SavedCapsuleService
+from cairn.capsule.service import CapsuleService
+from cairn.code.service import CodeService
 from cairn.config import Paths, Settings, check_index_name, load_settings, resolve_paths
+from cairn.delta.journal import retention_from_config
+from cairn.delta.service import DeltaService
 from cairn.errors import NotFoundError
+from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
+from cairn.graph.service import GraphService
+from cairn.ingest.service import IndexService
+from cairn.ingest.status import StatusService
+from cairn.memory.candidates import MemorySource
+from cairn.memory.impact import MemoryImpact
+from cairn.memory.plan_service import PlanService
+from cairn.memory.plan_source import StoredMemory
+from cairn.memory.project import ProjectInfo, project_of
+from cairn.memory.recall import HybridRecall
+from cairn.memory.service import MemoryService
+from cairn.models.hub import ModelHub
 from cairn.refs import document_uri
+from cairn.retrieval.pipeline import QueryMode
+from cairn.retrieval.service import RetrievalService
+from cairn.runtime.service import RuntimeStatusService  # the resident runtime (issue 16)
 from cairn.store import Store, open_store
 
-
-class _Later:
-    """A service class or method named before its module is imported ("module:Class.method");
-    :meth:`resolve` (or calling it: building the service) imports it."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-        self.__name__ = name.rpartition(".")[2].rpartition(":")[2]
-
-    def __getattr__(self, attr: str) -> _Later:
-        if attr.startswith("__"):
-            raise AttributeError(attr)
-        return _Later(f"{self._name}.{attr}")
-
-    def resolve(self) -> Any:
-        module, _, path = self._name.partition(":")
-        found: Any = import_module(module)
-        for part in path.split("."):
-            found = getattr(found, part)
-        return found
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.resolve()(*args, **kwargs)
-
-
 if TYPE_CHECKING:
-    from cairn.answer.service import AnswerService
-    from cairn.capsule.saved import SavedCapsuleService
-    from cairn.capsule.service import CapsuleService
-    from cairn.code.service import CodeService
-    from cairn.delta.service import DeltaService
-    from cairn.graph.service import GraphService
-    from cairn.ingest.service import IndexService
-    from cairn.ingest.status import StatusService
-    from cairn.memory.candidates import MemorySource
-    from cairn.memory.plan_service import PlanService
-    from cairn.memory.plan_source import StoredMemory
-    from cairn.memory.project import ProjectInfo
-    from cairn.memory.recall import HybridRecall
-    from cairn.memory.service import MemoryService
-    from cairn.models.hub import ModelHub
-    from cairn.retrieval.pipeline import QueryMode
-    from cairn.retrieval.service import RetrievalService
     from cairn.runtime.daemon import Runtime, RuntimeSettings
     from cairn.runtime.events import EventBus
-    from cairn.runtime.service import RuntimeStatusService  # the resident runtime (issue 16)
-else:
-    # Services are imported when first used, not when the Workspace is: `cairn code impact`
-    # pays for the code graph and the store, not for answers, memory or retrieval.
-    AnswerService = _Later("cairn.answer.service:AnswerService")
-    SavedCapsuleService = _Later("cairn.capsule.saved:SavedCapsuleService")
-    CapsuleService = _Later("cairn.capsule.service:CapsuleService")
-    CodeService = _Later("cairn.code.service:CodeService")
-    DeltaService = _Later("cairn.delta.service:DeltaService")
-    GraphService = _Later("cairn.graph.service:GraphService")
-    IndexService = _Later("cairn.ingest.service:IndexService")
-    StatusService = _Later("cairn.ingest.status:StatusService")
-    MemoryService = _Later("cairn.memory.service:MemoryService")
-    RetrievalService = _Later("cairn.retrieval.service:RetrievalService")
-    RuntimeStatusService = _Later("cairn.runtime.service:RuntimeStatusService")
-    PlanService = _Later("cairn.memory.plan_service:PlanService")
 
 __all__ = ["QueryMode", "Workspace", "document_uri", "open_workspace"]
 
@@ -105,12 +64,7 @@ class _Delegate(Generic[S, P, R]):
     def __init__(self, service: str, method: Callable[Concatenate[S, P], R]) -> None:
         self._service = service
         self._method = method
-        self._name = method.__name__
-
-    def _resolved(self) -> Callable[Concatenate[S, P], R]:
-        if isinstance(self._method, _Later):
-            self._method = self._method.resolve()
-        return self._method
+        self.__doc__ = method.__doc__
 
     @overload
     def __get__(self, obj: None, owner: type | None = None) -> Callable[Concatenate[S, P], R]: ...
@@ -118,8 +72,8 @@ class _Delegate(Generic[S, P, R]):
     def __get__(self, obj: Workspace, owner: type | None = None) -> Callable[P, R]: ...
     def __get__(self, obj: Workspace | None, owner: type | None = None) -> Any:
         if obj is None:
-            return self._resolved()
-        bound: Callable[P, R] = getattr(getattr(obj, self._service), self._name)
+            return self._method
+        bound: Callable[P, R] = getattr(getattr(obj, self._service), self._method.__name__)
         return bound
 
 
@@ -138,115 +92,46 @@ class Workspace:
         self.index_name = check_index_name(index_name)
         self._store: Store | None = None
         self._owns_models = models is None
-        self._models = models  # built on first use when not shared (a code command loads no model)
-        self._models_lock = threading.Lock()
+        self.models = models if models is not None else ModelHub(settings, paths.data_dir / "models")
         # agent memory (issue 14): the user from $CAIRN_USER (read by open_workspace), the
         # project from the folder the caller works in.
         self.user = user
-        self._memory_source: MemorySource | bool | None = False  # False: the stored memory (below)
-
-    # --- the services, each built (and its modules imported) on first use ------------------
-
-    @cached_property
-    def _memory(self) -> MemoryService:
-        return MemoryService(self._open_store, self.user, _project_here)
-
-    @cached_property
-    def _graph(self) -> GraphService:
-        from cairn.graph.frontmatter import DEFAULT_LINK_KEYS
-
-        section = self.settings.raw.get("graph", {})
+        self._memory = MemoryService(self._open_store, user, _project_here)
+        section = settings.raw.get("graph", {})
         link_keys = section.get("link_keys", DEFAULT_LINK_KEYS) if isinstance(section, dict) else None
-        return GraphService(self._open_store, link_keys, document_uri)
-
-    @cached_property
-    def _delta(self) -> DeltaService:
+        graph = GraphService(self._open_store, link_keys, document_uri)
+        self._graph = graph
         # knowledge delta (issue 16): the journal's retention is applied after every index run
-        from cairn.delta.journal import retention_from_config
-        from cairn.memory.impact import MemoryImpact
-
-        return DeltaService(
-            self._open_store, retention_from_config(self.settings.raw.get("journal")),
-            lambda docid, **kw: self._graph.graph_neighbors(docid, **kw),
+        self._delta = DeltaService(
+            self._open_store, retention_from_config(settings.raw.get("journal")),
+            lambda docid, **kw: graph.graph_neighbors(docid, **kw),
             # memory bound to a document (or to one linking to it) is part of its impact
             extensions=[MemoryImpact(self._open_store, self._memory.caller)],
         )
-
-    @cached_property
-    def _indexing(self) -> IndexService:
-        return IndexService(self._open_store, self.settings.index, self.models,
-                            under_lock=self._delta.prune, after_run=self._memory.note_index_run,
-                            after_embed=lambda: self._recall.memory_embed())
-
-    @cached_property
-    def _status(self) -> StatusService:
-        status = StatusService(self._open_store, self.index_name, self.index_path, self.paths.data_dir,
-                               str(self.settings.embed.get("backend")), self.models)
-        status.runtime_status = self._runtime.runtime_status  # `status` shows the runtime too
-        return status
-
-    @cached_property
-    def _retrieval(self) -> RetrievalService:
-        return RetrievalService(
+        self._indexing = IndexService(self._open_store, settings.index, self.models,
+                                      under_lock=self._delta.prune, after_run=self._memory.note_index_run,
+                                      after_embed=lambda: self._recall.memory_embed())
+        self._status = StatusService(self._open_store, self.index_name, self.index_path, paths.data_dir,
+                                     str(settings.embed.get("backend")), self.models)
+        self._retrieval = RetrievalService(
             self._open_store, self.models,
-            lambda seeds, per_seed, total: self._graph.graph_expand(seeds, per_seed=per_seed, max_total=total),
+            lambda seeds, per_seed, total: graph.graph_expand(seeds, per_seed=per_seed, max_total=total),
         )
-
-    @cached_property
-    def _capsules(self) -> CapsuleService:
-        return CapsuleService(self._open_store, self.index_name, self._retrieval,
-                              self._indexing.limits, self.paths.data_dir / "keys" / "capsule.key")
-
-    @cached_property
-    def _answers(self) -> AnswerService:
-        return AnswerService(self._open_store, self._capsules, self.models)
-
-    @cached_property
-    def _runtime(self) -> RuntimeStatusService:
+        self._capsules = CapsuleService(self._open_store, self.index_name, self._retrieval,
+                                        self._indexing.limits, paths.data_dir / "keys" / "capsule.key")
+        self._answers = AnswerService(self._open_store, self._capsules, self.models)
         # The resident runtime (issue 16): its state; `status` shows it too.
-        return RuntimeStatusService(self._open_store, RUNTIME_HEARTBEAT_S)
-
-    @cached_property
-    def _saved(self) -> SavedCapsuleService:
-        return SavedCapsuleService(self._open_store, self._capsules)  # knowledge delta (issue 16)
-
-    @cached_property
-    def _code(self) -> CodeService:
-        # code graph (issue 15); a refresh requalifies memory bound to code that changed
-        return CodeService(self._open_store, lambda root, old, new, changed: self._memory.note_code_refresh(
-            root, old, new, changed))
-
-    # Memory: the evidence governor's plans (issue 14). Plans read the memory store (hybrid
-    # recall) through a replaceable source, and resolve project and user as memory does.
-
-    @cached_property
-    def _recall(self) -> HybridRecall:
-        from cairn.memory.recall import HybridRecall
-
-        return HybridRecall(self._open_store, self._memory, self.models.embedder)  # BM25 + vectors
-
-    @cached_property
-    def _stored(self) -> StoredMemory:
-        from cairn.memory.plan_source import StoredMemory
-
-        return StoredMemory(self._memory, self._recall)
-
-    @property
-    def memory_source(self) -> MemorySource | None:
-        """Where plans read memory from (default: this index's memory store); replaceable."""
-        if self._memory_source is False:
-            return self._stored
-        assert not isinstance(self._memory_source, bool)
-        return self._memory_source
-
-    @memory_source.setter
-    def memory_source(self, source: MemorySource | None) -> None:
-        self._memory_source = source
-
-    @cached_property
-    def _plans(self) -> PlanService:
-        return PlanService(self._retrieval, lambda: self.memory_source, Path.cwd,
-                           os.environ.get("CAIRN_USER") or os.environ.get("USER"), identify=self._stored.caller)
+        self._runtime = RuntimeStatusService(self._open_store, RUNTIME_HEARTBEAT_S)
+        self._status.runtime_status = self._runtime.runtime_status
+        self._saved = SavedCapsuleService(self._open_store, self._capsules)  # knowledge delta (issue 16)
+        self._code = CodeService(self._open_store, self._memory.note_code_refresh)  # code graph; requalifies memory
+        # Memory: the evidence governor's plans (issue 14). Plans read the memory store (hybrid
+        # recall) through a replaceable source, and resolve project and user as memory does.
+        self._recall = HybridRecall(self._open_store, self._memory, self.models.embedder)  # BM25 + vectors
+        stored = StoredMemory(self._memory, self._recall)
+        self.memory_source: MemorySource | None = stored
+        self._plans = PlanService(self._retrieval, lambda: self.memory_source, Path.cwd,
+                                  os.environ.get("CAIRN_USER") or os.environ.get("USER"), identify=stored.caller)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -261,18 +146,8 @@ class Workspace:
         if self._store is not None:
             self._store.close()
             self._store = None
-        if self._owns_models and self._models is not None:
-            self._models.close()
-
-    @property
-    def models(self) -> ModelHub:
-        """The models of this Workspace (shared when given to it)."""
-        with self._models_lock:
-            if self._models is None:
-                from cairn.models.hub import ModelHub
-
-                self._models = ModelHub(self.settings, self.paths.data_dir / "models")
-            return self._models
+        if self._owns_models:
+            self.models.close()
 
     @property
     def index_path(self) -> Path:
@@ -422,15 +297,4 @@ def _user(environ: Mapping[str, str]) -> str | None:
 
 def _project_here(folder: str | Path | None) -> ProjectInfo:
     """The project of ``folder`` (None: the current folder)."""
-    from cairn.memory.project import project_of
-
     return project_of(Path.cwd() if folder is None else folder)
-
-
-def __getattr__(name: str) -> Any:
-    """``QueryMode`` is imported on first use (with retrieval)."""
-    if name == "QueryMode":
-        from cairn.retrieval.pipeline import QueryMode
-
-        return QueryMode
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
