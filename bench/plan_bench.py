@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--observations", type=int, default=0,
                         help="Measure on the scale store with this many observations (e.g. 50000).")
     parser.add_argument("--tasks", type=int, default=100, help="Tasks of the scale run.")
+    parser.add_argument("--embed-minutes", type=float, default=None,
+                        help="Scale run: stop embedding the store after this long (0: embed nothing more).")
     args = parser.parse_args(argv)
     if args.observations:
         return scale(args)
@@ -108,10 +110,13 @@ def scale(args: argparse.Namespace) -> int:
 
     from bench import plan_scale
 
-    ws = plan_scale.open_store(args.observations)
+    ws = plan_scale.open_store(args.observations, embed_minutes=args.embed_minutes)
     tasks = scale_tasks(args.tasks)
     counts = ws._open_store(False).memory_counts()
     passages = sum(c.passages for c in ws.list_collections().collections)
+    fingerprint = ws.models.embedder().fingerprint
+    vectors = ws._open_store(False).vector_counts().get(fingerprint, 0)
+    unembedded = ws._open_store(False).count_pending(fingerprint)
     ws.close()
     outside = tempfile.mkdtemp(prefix="plan-bench-")
     # As installed: bytecode cached (the first probe writes it, outside the source tree).
@@ -123,7 +128,7 @@ def scale(args: argparse.Namespace) -> int:
         done = subprocess.run([sys.executable, "-m", "bench.plan_scale", tasks[0], str(args.budget), outside, first],
                               capture_output=True, text=True, env=env, cwd=REPO, timeout=600, check=True)
         probes.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    ws = plan_scale.open_store(args.observations)
+    ws = plan_scale.open_store(args.observations, embed_minutes=args.embed_minutes)
     os.chdir(outside)
 
     def timed(fn: Callable[[], object]) -> tuple[float, object]:
@@ -150,7 +155,8 @@ def scale(args: argparse.Namespace) -> int:
         handed.append(sum(i.disposition in ("include", "compact") for i in memory))
     ws.close()
     print(f"store: {counts.get('observation_active', 0)} active observations, {passages} passages "
-          f"(collection tldr); {len(tasks)} tasks, budget {args.budget}; load average {os.getloadavg()[0]:.1f}")
+          f"(collection tldr, {unembedded} without a vector); {vectors} vectors (passages and memory records); "
+          f"{len(tasks)} tasks, budget {args.budget}; load average {os.getloadavg()[0]:.1f}")
     print(f"memory records per plan: {statistics.mean(considered):.1f} considered, "
           f"{statistics.mean(handed):.1f} handed over (include or compact), mean")
     print("| fresh process | import ms | open ms | first plan ms | first query ms | warm plan ms | warm query ms |"

@@ -48,7 +48,8 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" if (REPO.parent / "shared").is_dir() else Path("/work/shared")
 TLDR = SHARED / "corpora" / "tldr" / "tldr-pages-en.tar.gz"
 EVAL = SHARED / "eval"
-WORK = REPO / "bench" / ".work" / "plan-scale"
+# CAIRN_PLAN_SCALE_WORK: another folder for the store (e.g. one that outlives a worktree).
+WORK = Path(os.environ.get("CAIRN_PLAN_SCALE_WORK") or REPO / "bench" / ".work" / "plan-scale")
 PROJECT = "github.com/tldr-pages/tldr"
 INDEX = "scale"
 VERSION = 1

@@ -34,7 +34,7 @@ cut.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -250,18 +250,38 @@ def project_identity(root: Path) -> str:
     return project_of(root).identity
 
 
+@dataclass(frozen=True, slots=True)
+class GitHead:
+    """The branch of a checkout and its uncommitted files."""
+
+    branch: str
+    dirty: tuple[str, ...]
+
+
+def git_head(root: Path) -> GitHead | None:
+    """The branch and uncommitted files of the repository at ``root``; None outside a
+    repository or when git is missing or slow. Independent of the task: a plan reads it
+    while it recalls memory (:meth:`~cairn.memory.plan_service.PlanService.plan_candidates`)."""
+    top = _git(root, "rev-parse", "--show-toplevel")
+    if top is None:
+        return None
+    branch = (_git(root, "rev-parse", "--abbrev-ref", "HEAD") or "").strip() or "(no branch)"
+    dirty = tuple(line[3:] for line in (_git(root, "status", "--porcelain") or "").splitlines() if len(line) > 3)
+    return GitHead(branch, dirty)
+
+
 def git_candidates(
     root: Path, task: str, caller: Caller, counter: TokenCounter, *, bound_files: Sequence[str] = (),
-    relevance: float | None = None,
+    relevance: float | None = None, head: Callable[[], GitHead | None] | None = None,
 ) -> list[Candidate]:
     """Git facts of the repository at ``root``: the branch with its uncommitted files, and
     recent commits (touching ``bound_files`` when given). None outside a repository or
-    when git is missing or slow. ``relevance`` overrides coverage (``resume``)."""
-    top = _git(root, "rev-parse", "--show-toplevel")
-    if top is None:
+    when git is missing or slow. ``relevance`` overrides coverage (``resume``); ``head``
+    gives :func:`git_head` of ``root`` when already asked for (default: read now)."""
+    state_of = git_head(root) if head is None else head()
+    if state_of is None:
         return []
-    branch = (_git(root, "rev-parse", "--abbrev-ref", "HEAD") or "").strip() or "(no branch)"
-    dirty = [line[3:] for line in (_git(root, "status", "--porcelain") or "").splitlines() if len(line) > 3]
+    branch, dirty = state_of.branch, state_of.dirty
     facts: list[tuple[str, str, str, tuple[str, ...]]] = []
     state = f"On branch {branch}; " + (f"{len(dirty)} uncommitted file(s): {', '.join(sorted(dirty)[:20])}"
                                        if dirty else "working tree clean")
@@ -270,8 +290,8 @@ def git_candidates(
     log = _git(root, "log", f"-n{GIT_COMMITS}", "--name-only", "--format=%x1e%H%x1f%cs%x1f%s", "--",
                *bound_files) or ""
     for record in log.split("\x1e")[1:]:
-        head, _, rest = record.partition("\n")
-        parts = head.split("\x1f")
+        first, _, rest = record.partition("\n")
+        parts = first.split("\x1f")
         if len(parts) != 3:
             continue
         sha, day, subject = parts

@@ -10,14 +10,17 @@ from the collections (the hybrid pipeline of ``query``) and from git, then hands
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cairn.contracts.plan import Plan
 from cairn.errors import NotFoundError, ValidationError
 from cairn.memory.candidates import (
+    GitHead,
     MemorySource,
     git_candidates,
+    git_head,
     memory_candidates,
     passage_candidates,
     project_identity,
@@ -28,6 +31,7 @@ from cairn.memory.records import Observation
 from cairn.memory.scope import Caller
 
 if TYPE_CHECKING:
+    from cairn.models.tokens import TokenCounter
     from cairn.retrieval.service import RetrievalService
 
 #: Passages and memory records read per plan (each source).
@@ -94,6 +98,15 @@ class PlanService:
 
         counter = budget_token_counter()
         caller = self._caller(project)
+        root = self._root()
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-plan-git") as side:
+            head = side.submit(git_head, root)  # git's branch and status while memory is recalled
+            return self._gather(task, caller, counter, root, head.result, collections)
+
+    def _gather(
+        self, task: str, caller: Caller, counter: TokenCounter, root: Path,
+        head: Callable[[], GitHead | None], collections: Sequence[str],
+    ) -> tuple[Caller, list[Candidate], str]:
         pool: list[Candidate] = []
         memory = self._memory()
         bound: list[str] = []
@@ -110,7 +123,7 @@ class PlanService:
             run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
                                                       graph=False, all_passages=True, depth=PLAN_DEPTH)
             pool += passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
-        pool += git_candidates(self._root(), task, caller, counter, bound_files=bound)
+        pool += git_candidates(root, task, caller, counter, bound_files=bound, head=head)
         return caller, pool, counter.name
 
     def resume(self, *, project: str | None = None, budget: int = 400, explain: bool = False) -> Plan:
