@@ -211,8 +211,6 @@ class HybridRecall:
         return len(pending)
 
     def _visible(self, store: Any, caller: Caller, fingerprint: str | None) -> _Visible:
-        import numpy as np
-
         key = (caller.project, caller.user, fingerprint)
         version = (store.memory_version(), store.data_version())
         with self._lock:
@@ -226,7 +224,9 @@ class HybridRecall:
             hashes = {r.id: text_hash(embed_text(r)) for r in records}
             blobs = store.vectors_for(fingerprint, list(hashes.values()))
             rows = [r.id for r in records if hashes[r.id] in blobs]
-            if rows:
+            if rows:  # numpy only where vectors exist (the base install has none)
+                import numpy as np
+
                 matrix = np.frombuffer(b"".join(blobs[hashes[rid]] for rid in rows), dtype="<f4").reshape(len(rows), -1)
         seen = _Visible(records, {r.id: r for r in records}, {r.id: n for n, r in enumerate(records)},
                         session_neighbours(records), rows, matrix)
