@@ -39,6 +39,7 @@ from cairn.retrieval.hybrid import (
     sequence_context,
     strong_signal,
 )
+from cairn.retrieval.vector import rocchio
 from cairn.store.records import light_hit
 from cairn.text.query import parse_query
 
@@ -294,18 +295,14 @@ class HybridRecall:
             fetch *= 4
 
     def _shifted(self, seen: _Visible, query: Any, first: Sequence[str]) -> Any:
-        """Rocchio feedback: the unit vector of ``query + beta * mean(vectors of first)``."""
-        import numpy as np
-
+        """Rocchio feedback, as the passages' vector stage does it (``retrieval.vector.rocchio``)."""
         if query is None or seen.matrix is None:
             return None
         row = {rid: n for n, rid in enumerate(seen.rows)}
         rows = [row[rid] for rid in first if rid in row]
         if not rows:
             return None
-        shifted = query.astype(np.float32) + np.float32(self._settings.rocchio_beta) * seen.matrix[rows].mean(axis=0)
-        norm = float(np.linalg.norm(shifted))
-        return (shifted / norm).astype(np.float32) if norm > 0 else None
+        return rocchio(query, seen.matrix[rows], self._settings.rocchio_beta)
 
 
 def _nearest(ids: Sequence[str], scores: NDArray[np.float64], depth: int) -> list[tuple[str, float]]:

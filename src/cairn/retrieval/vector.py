@@ -143,6 +143,14 @@ def feedback_query(
     rows = rows[np.isin(matrix.ids[rows], wanted)]
     if rows.shape[0] == 0:
         return None
-    shifted = query_vector.astype(np.float32) + np.float32(beta) * matrix.matrix[rows].mean(axis=0)
+    return rocchio(query_vector, matrix.matrix[rows], beta)
+
+
+def rocchio(query_vector: NDArray[np.float32], vectors: NDArray[np.float32], beta: float) -> NDArray[np.float32] | None:
+    """The unit vector of ``query + beta * mean(vectors)`` (``vectors``: at least one row);
+    None when that sum is zero."""
+    import numpy as np
+
+    shifted = query_vector.astype(np.float32) + np.float32(beta) * vectors.mean(axis=0)
     norm = float(np.linalg.norm(shifted))
     return (shifted / norm).astype(np.float32) if norm > 0 else None
