@@ -62,7 +62,7 @@ def test_labels_evidence_and_splits() -> None:
             assert case["contradicted"] is False
         assert split_of.setdefault(case["note"], case["split"]) == case["split"]
     splits = Counter(split_of.values())
-    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6"}
+    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6", "test7"}
     assert abs(splits["tune"] - splits["test"]) <= 2
     # test2: the second held-out split, written after test had been looked at
     assert splits["test2"] >= 4
