@@ -1,0 +1,96 @@
+"""Session 7, issue 12: CJK near-verbatim recall of the claim verifier.
+
+One test per cause found with ``bench/verify_mutations_cjk.py`` (and the verify set's
+zh/ja/ko notes), each next to its safe neighbour: the equivalent claim is supported (and
+never contradicted), the meaning-changed one is not supported.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer import Claim, EvidenceSpan, verify_claims
+from cairn.answer.cjk_forms import canonical_cjk
+from cairn.text.tokens import tokenize
+
+
+def _verdict(claim: str, evidence: str) -> str:
+    span = EvidenceSpan("E1", evidence, "note.md", 1, 1)
+    return verify_claims([Claim(id="C1", text=claim, cited=(), substantive=True)], [span])[0].verdict
+
+
+SUPPORTED = [
+    # A number glued to its unit is the whole number (it was "10" + "MB" for "101MB").
+    ("The box weighs 12 kg.", "The box weighs 12kg."),
+    # Digits before 万/亿 are the number itself (45万 had been read as 450).
+    ("会议批准预算为每台450,000元。", "会议批准预算为每台45万元。"),
+    ("1万円を支払う。", "10,000円を支払う。"),
+    # Korean polite and plain declarative endings.
+    ("관리비는 매월 25일까지 납부해야 합니다.", "관리비는 매월 25일까지 납부해야 한다."),
+    ("놀이터에는 반려동물을 데리고 들어갈 수 없습니다.", "놀이터에는 반려동물을 데리고 들어갈 수 없다."),
+    ("정회원의 월 회비는 6만 원입니다.", "정회원의 월 회비는 6만 원이다."),
+    ("이 규약은 상가 건물에는 적용하지 않습니다.", "이 규약은 상가 건물에는 적용하지 않는다."),
+    # Korean topic and subject particle.
+    ("관리비가 매월 25일까지 납부해야 한다.", "관리비는 매월 25일까지 납부해야 한다."),
+    ("김민수는 박지영을 추천했다.", "김민수가 박지영을 추천했다."),
+    # Korean days as a duration (7일 이내 = 168시간 이내).
+    ("회원은 등록 후 168시간 이내에 전액 환불을 받을 수 있다.", "회원은 등록 후 7일 이내에 전액 환불을 받을 수 있다."),
+    # Japanese "AとB" before に/を after の: coordinated nouns in either order.
+    ("システムの時刻と日付を設定する。", "システムの日付と時刻を設定する。"),
+    ("グループと所有者に読み書きの権限を与える。", "所有者とグループに読み書きの権限を与える。"),
+    ("プロセスとシステムリソースの使用状況を表示する。", "システムリソースとプロセスの使用状況を表示する。"),
+]
+
+NOT_SUPPORTED = [
+    ("The box weighs 13kg.", "The box weighs 12kg."),
+    ("Sort by sizes such as 3K and 1G.", "Sort by sizes such as 2K and 1G."),
+    ("101MB보다 큰 파일 찾기.", "100MB보다 큰 파일 찾기."),
+    ("按易读的大小（如 3K、1G）排序。", "按易读的大小（如 2K、1G）排序。"),
+    ("会议批准预算为每台450元。", "会议批准预算为每台45万元。"),
+    ("会议批准预算为每台4.5万元。", "会议批准预算为每台45万元。"),
+    ("3万円を支払う。", "10,000円を支払う。"),
+    # tense stays: 했다 (past) is not 한다 (present), polite or not
+    ("관리비는 매월 25일까지 납부했다.", "관리비는 매월 25일까지 납부한다."),
+    ("관리비는 매월 25일까지 납부했습니다.", "관리비는 매월 25일까지 납부한다."),
+    # negation and possibility stay
+    ("놀이터에는 반려동물을 데리고 들어갈 수 있습니다.", "놀이터에는 반려동물을 데리고 들어갈 수 없다."),
+    ("관리비는 매월 25일까지 납부하지 않습니다.", "관리비는 매월 25일까지 납부합니다."),
+    # roles stay: subject and object swapped
+    ("김민수가 박지영을 추천했다.", "박지영이 김민수를 추천했다."),
+    # a date's day is not a duration; another unit is another amount
+    ("관리비는 매월 600시간까지 납부한다.", "관리비는 매월 25일까지 납부한다."),
+    ("회원은 등록 후 7시간 이내에 전액 환불을 받을 수 있다.", "회원은 등록 후 7일 이내에 전액 환불을 받을 수 있다."),
+    # "と" after a verb is a condition, not a coordination
+    ("ボタンを押すと電源が入る。", "電源を入れるとボタンが光る。"),
+]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), SUPPORTED)
+def test_equivalent_cjk_claim_is_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(("claim", "evidence"), NOT_SUPPORTED)
+def test_changed_claim_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+def test_glued_number_keeps_every_digit() -> None:
+    assert [(t.raw, t.kind) for t in tokenize("101MB")] == [("101", "number"), ("MB", "word")]
+    assert [t.raw for t in tokenize("12kg 3K 2nd 10am")] == ["12", "kg", "3", "K", "2", "10", "am"]
+    assert tokenize("1st")[0].ordinal and tokenize("1st")[0].value == 1
+
+
+def test_canonical_forms_keep_what_differs() -> None:
+    assert canonical_cjk("45万元") == "450000元"
+    assert canonical_cjk("1.2亿人") == "120000000人"
+    assert canonical_cjk("3千克") == "3千克"  # a unit (kg), not the numeral 千
+    # a date's day stays a day; a span of days becomes a duration
+    assert canonical_cjk("매월 25일까지 낸다.") == "매월 25일까지 내다."
+    assert "7天" in canonical_cjk("7일 이내에 받는다.")
+    # tense and the adnominal -는 are kept
+    assert canonical_cjk("납부했습니다.") == "납부했다."
+    assert canonical_cjk("이용하는 회원") == "이용하는 회원"
+    # 이 after a vowel belongs to the word (나이), after a consonant it is the particle
+    assert canonical_cjk("나이 제한") == "나이 제한"
+    assert canonical_cjk("회원이 낸다.") == canonical_cjk("회원은 낸다.")
