@@ -94,3 +94,14 @@ def test_canonical_forms_keep_what_differs() -> None:
     # 이 after a vowel belongs to the word (나이), after a consonant it is the particle
     assert canonical_cjk("나이 제한") == "나이 제한"
     assert canonical_cjk("회원이 낸다.") == canonical_cjk("회원은 낸다.")
+
+
+def test_quoted_old_rule_is_no_conflicting_span() -> None:
+    """A quoted, cancelled rule is mentioned, not stated: the current value in the same
+    sentence does not make the claim contradicted (it was, against the 4 of 第4版)."""
+    evidence = "本版取消了第4版中“开车前15天以上免费退票”的规定，改为开车前8天以上。"
+    assert _verdict("开车前8天以上退票免费。", evidence) != "contradicted"
+    # a stated conflicting value still contradicts
+    assert _verdict("开车前20天以上退票免费。", "开车前8天以上退票免费。") == "contradicted"
+    # and a number is compared with a number of its own kind only
+    assert _verdict("本说明书为第3版。", "本说明书为第4版，替代2025年发布的第3版。") != "supported"
