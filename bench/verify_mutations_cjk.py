@@ -226,7 +226,7 @@ _UNIT_RULES: dict[str, list[tuple[str, str, Fraction]]] = {
         (_NUM + "万(?=円|人)", "", Fraction(10000)),
     ],
     "ko": [
-        (_NUM + "일(?= ?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과))", "시간", Fraction(24)),
+        (_NUM + "일(?= ?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|안에|내에))", "시간", Fraction(24)),
         (_NUM + "시간", "분", Fraction(60)),
         (_NUM + "분(?![의기])", "시간", Fraction(1, 60)),
         (_NUM + "개월", "년", Fraction(1, 12)),
@@ -260,7 +260,9 @@ def _dates(lang: str, s: str) -> Iterator[str]:
 
 
 _KO_POLITE = (("않는다.", "않습니다."), ("한다.", "합니다."), ("이다.", "입니다."), ("있다.", "있습니다."),
-              ("없다.", "없습니다."), ("된다.", "됩니다."), ("받는다.", "받습니다."), ("않다.", "않습니다."))
+              ("없다.", "없습니다."), ("된다.", "됩니다."), ("는다.", "습니다."), ("않다.", "않습니다."),
+              ("했다.", "했습니다."), ("였다.", "였습니다."), ("준다.", "줍니다."), ("낸다.", "냅니다."),
+              ("쓴다.", "씁니다."), ("보인다.", "보입니다."), ("만든다.", "만듭니다."))
 
 
 def _ko_endings(lang: str, s: str) -> Iterator[str]:
@@ -359,14 +361,59 @@ def _roles(lang: str, s: str) -> Iterator[str]:
         if m:
             yield s[: m.start()] + m.group(2) + "が" + m.group(1) + "を" + s[m.end() :]
     else:
-        m = re.search(r"(?<![가-힣])([가-힣]{2,8})(이|가) ([가-힣]{2,8})(을|를) ", s)
+        m = re.search(r"(?<![가-힣])([가-힣]{2,8})(이|가|은|는) ([가-힣]{2,8})(을|를) ", s)
         if m:
             a, b = m.group(1), m.group(3)
             yield (s[: m.start()] + b + ("이" if _batchim(b) else "가") + " " + a
                    + ("을" if _batchim(a) else "를") + " " + s[m.end() :])
 
 
+def _tense(lang: str, s: str) -> Iterator[str]:
+    """Present stated as past (or done): 한다 → 했다, 합니다 → 했습니다, 执行 → 已执行,
+    する → した."""
+    if lang == "ko":
+        for present, past in (("한다.", "했다."), ("합니다.", "했습니다."), ("된다.", "됐다."),
+                              ("이다.", "이었다."), ("는다.", "었다."), ("있다.", "있었다.")):
+            if s.endswith(present):
+                yield s[: -len(present)] + past
+                return
+    elif lang == "ja":
+        for present, past in (("する。", "した。"), ("します。", "しました。"), ("できる。", "できた。"),
+                              ("である。", "であった。"), ("です。", "でした。")):
+            if s.endswith(present):
+                yield s[: -len(present)] + past
+                return
+    else:
+        m = re.search("(负责|进行|执行|实施|收取|办理)", s)
+        if m and "已" not in s:
+            yield s[: m.start()] + "已经" + m.group() + "了" + s[m.end() :]
+
+
+def _multiplier(lang: str, s: str) -> Iterator[str]:
+    """A multiplier changed or dropped: 45万元 → 45千元 / 45元; 6만 원 → 6천 원."""
+    for m in re.finditer(r"(?<![\d.,])(\d+(?:\.\d+)?) ?(万|萬|亿|만)", s):
+        other = {"万": "千", "萬": "千", "亿": "万", "만": "천"}[m.group(2)]
+        yield s[: m.start()] + m.group(1) + other + s[m.end() :]
+        yield s[: m.start()] + m.group(1) + s[m.end() :].lstrip()
+        return
+
+
+def _ko_days(lang: str, s: str) -> Iterator[str]:
+    """Korean days as hours without conversion: 7일 이내 → 7시간 이내; a date's day as a
+    duration: 25일까지 → 600시간까지."""
+    if lang != "ko":
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+)일", s):
+        yield s[: m.start()] + m.group(1) + "시간" + s[m.end() :]
+        if not re.match(r" ?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|안에|내에)", s[m.end() :]):
+            yield s[: m.start()] + str(int(m.group(1)) * 24) + "시간" + s[m.end() :]
+        return
+
+
 CHANGE: dict[str, Mutation] = {
+    "tense": _tense,
+    "multiplier": _multiplier,
+    "ko-days": _ko_days,
     "number": _number,
     "unit-changed": _unit_changed,
     "negation": _replacer(_NEGATION),
