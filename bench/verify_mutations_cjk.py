@@ -277,7 +277,49 @@ def _ko_endings(lang: str, s: str) -> Iterator[str]:
         yield m.group(1) + ("이" if m.group(2) == "은" else "가") + s[m.end() - 1 :]
 
 
+_JA_POLITE = (("できない。", "できません。"), ("しない。", "しません。"), ("ではない。", "ではありません。"),
+              ("した。", "しました。"), ("できる。", "できます。"), ("する。", "します。"), ("である。", "です。"))
+
+
+def _ja_endings(lang: str, s: str) -> Iterator[str]:
+    """Plain ↔ polite sentence-final forms where exact (する ↔ します, である ↔ です, ...)."""
+    if lang != "ja":
+        return
+    for plain, polite in _JA_POLITE:
+        if s.endswith(polite):
+            yield s[: -len(polite)] + plain
+            return
+    for plain, polite in _JA_POLITE:
+        if s.endswith(plain):
+            yield s[: -len(plain)] + polite
+            return
+
+
+def _halves(lang: str, s: str) -> Iterator[str]:
+    """Minutes as hours and a half (90分钟 = 1个半小时 = 1時間半 = 1시간 반), 30分钟 = 半小时,
+    6个月 = 半年, and back."""
+    minute = {"zh": "分钟", "ja": "分", "ko": "분"}[lang]
+    for m in re.finditer(_NUM + minute, s):
+        n = Fraction(m.group(1))
+        if n.denominator == 1 and n % 60 == 30 and not re.match(r"\s?\d", s[m.end() :]):
+            h = int(n // 60)
+            if h == 0:
+                half = {"zh": "半小时", "ja": "30分", "ko": "30분"}[lang]
+            else:
+                half = {"zh": f"{h}个半小时", "ja": f"{h}時間半", "ko": f"{h}시간 반"}[lang]
+            if half != m.group():
+                yield s[: m.start()] + half + s[m.end() :]
+    if lang == "zh":
+        for m in re.finditer(_NUM + "个月", s):
+            if m.group(1) == "6":
+                yield s[: m.start()] + "半年" + s[m.end() :]
+        for m in re.finditer("(?<![上下前后多大小一二三四五六七八九十两个\\d])半(小时|年)", s):
+            yield s[: m.start()] + ("30分钟" if m.group(1) == "小时" else "6个月") + s[m.end() :]
+
+
 KEEP: dict[str, Mutation] = {
+    "ja-ending": _ja_endings,
+    "half": _halves,
     "verbatim": lambda lang, s: iter([s]),
     "coord-swap": _coord_swap,
     "clause-swap": _clause_swap,

@@ -105,3 +105,42 @@ def test_quoted_old_rule_is_no_conflicting_span() -> None:
     assert _verdict("开车前20天以上退票免费。", "开车前8天以上退票免费。") == "contradicted"
     # and a number is compared with a number of its own kind only
     assert _verdict("本说明书为第3版。", "本说明书为第4版，替代2025年发布的第3版。") != "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("演练在90分钟内完成。", "演练在1个半小时内完成。"),
+        ("演练在30分钟内完成。", "演练在半小时内完成。"),
+        ("保修期为6个月。", "保修期为半年。"),
+        ("炊飯には90分かかる。", "炊飯には1時間半かかる。"),
+        ("수업은 90분 동안 진행된다.", "수업은 1시간 반 동안 진행된다."),
+    ],
+)
+def test_half_in_a_duration_is_exact(claim: str, evidence: str) -> None:
+    """"1時間半" had made "90分" contradicted: an equivalent claim, never contradicted."""
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [("炊飯には60分かかる。", "炊飯には1時間半かかる。"), ("保修期为1年。", "保修期为半年。")],
+)
+def test_other_duration_than_the_half_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "supported"),
+    [
+        ("在宅勤務は週2日までとします。", "在宅勤務は週2日までとする。", True),
+        ("派遣社員は本規程の対象外です。", "派遣社員は本規程の対象外である。", True),
+        ("会社の許可なく在宅勤務はできません。", "会社の許可なく在宅勤務はできない。", True),
+        ("申請は上長が承認します。", "申請は上長が承認する。", True),
+        # negation and tense stay
+        ("会社の許可なく在宅勤務はできます。", "会社の許可なく在宅勤務はできない。", False),
+        ("申請は上長が承認しました。", "申請は上長が承認する。", False),
+    ],
+)
+def test_japanese_polite_and_plain_endings(claim: str, evidence: str, supported: bool) -> None:
+    assert (_verdict(claim, evidence) == "supported") is supported

@@ -10,6 +10,9 @@ Only exact equivalences, applied to claim and evidence alike:
 * the Korean polite declarative ending is the plain one: 적용합니다 = 적용한다,
   있습니다 = 있다, 입니다 = 이다 (only the sentence-final predicate; tense kept: 했다
   stays apart from 한다);
+* "half" in a duration is .5 (1个半小时 = 1時間半 = 1시간 반 = 1.5 hours; 半年 = 0.5年);
+* the Japanese polite sentence-final forms are the plain ones (します = する, できません =
+  できない, です = である = だ);
 * a Korean topic or subject particle on a word is one marker (관리비는 = 관리비가;
   은/는/이/가), the object particle one form (을/를) — the case role stays distinct.
 """
@@ -85,9 +88,38 @@ def _particle(m: re.Match[str]) -> str:
     return head + syl + ("를" if p in ("을", "를") else "는")
 
 
+#: "Half" in a duration: 1个半小时 / 1時間半 / 1시간 반 = 1.5 h, 半小时 = 0.5 h, 2年半 = 2.5年.
+_HALF_UNITS = "小时|小時|時間|天|日間|年|个月|か月|ヶ月|カ月|週間|周"
+_HALF_AFTER_RE = re.compile(r"(?<![\d.,])(\d+)(" + _HALF_UNITS + r"|시간|년|개월) ?(?:半|반(?![가-힣]))")
+_HALF_COUNTER_RE = re.compile(r"(?<![\d.,])(\d+)个半(小时|月)")
+_HALF_ALONE_RE = re.compile(r"(?<![\d个一二三四五六七八九十两上下前后多大小])半(?:个)?(小时|天|年|个月)")
+
+
+def _halves(text: str) -> str:
+    text = _HALF_COUNTER_RE.sub(lambda m: m.group(1) + ".5" + ("小时" if m.group(2) == "小时" else "个月"), text)
+    text = _HALF_AFTER_RE.sub(lambda m: m.group(1) + ".5" + m.group(2), text)
+    return _HALF_ALONE_RE.sub(lambda m: "0.5" + m.group(1), text)
+
+
+#: Japanese polite (です/ます) and plain sentence-final forms: できません = できない,
+#: します = する, です = である = だ; tense and negation are kept.
+_JA_ENDINGS = (
+    ("ではありません", "ではない"), ("ありません", "ない"), ("できません", "できない"),
+    ("しません", "しない"), ("できました", "できた"), ("しました", "した"), ("できます", "できる"),
+    ("します", "する"), ("でした", "だった"), ("であった", "だった"), ("です", "だ"), ("である", "だ"),
+)  # fmt: skip
+_JA_ENDING_RE = re.compile(
+    "(" + "|".join(a for a, _ in _JA_ENDINGS) + r")(?=[。．.!！?？」』）)]*\s*$|[。．!！?？])", re.MULTILINE
+)
+_KANA = re.compile("[\u3041-\u30ff]")
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
-    text = _HAN_MULT_RE.sub(_han_multiplier, text)
+    text = _halves(_HAN_MULT_RE.sub(_han_multiplier, text))
+    if _KANA.search(text):
+        endings = dict(_JA_ENDINGS)
+        text = _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text)
     if _HANGUL.search(text):
         text = _KO_DAYS_RE.sub(r"\1天", text)
         text = _POLITE_RE.sub(_plain_ending, text)
