@@ -317,7 +317,25 @@ def _halves(lang: str, s: str) -> Iterator[str]:
             yield s[: m.start()] + ("30分钟" if m.group(1) == "小时" else "6个月") + s[m.end() :]
 
 
+#: (pattern, replacement) spelling variants of one word, each way.
+_VARIANT_RULES = {
+    "zh": [("(?<![必无毋莫])须(?![知要])", "必须"), ("必须", "须"), ("(?<![相对供反答])应(?![当该用对急聘付收答])", "应当"),
+           ("应当|应该", "应"), ("可以", "可"), ("每月", "每个月"), ("每个月", "每月"), ("每周", "每星期"),
+           ("(?<!每)周([一二三四五六日])", "星期\\1"), ("星期([一二三四五六日天])", "周\\1"), ("每天", "每日")],
+    "ja": [("または", "又は"), ("できる", "出来る"), ("ください", "下さい")],
+    "ko": [("해야", "하여야"), ("하여야", "해야"), ("했다", "하였다"), ("돼야", "되어야"), ("매월", "매달")],
+}
+
+
+def _variants(lang: str, s: str) -> Iterator[str]:
+    for pattern, repl in _VARIANT_RULES[lang]:
+        m = re.search(pattern, s)
+        if m:
+            yield s[: m.start()] + m.expand(repl) + s[m.end() :]
+
+
 KEEP: dict[str, Mutation] = {
+    "variant": _variants,
     "ja-ending": _ja_endings,
     "half": _halves,
     "verbatim": lambda lang, s: iter([s]),

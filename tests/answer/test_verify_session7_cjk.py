@@ -144,3 +144,27 @@ def test_other_duration_than_the_half_is_not_supported(claim: str, evidence: str
 )
 def test_japanese_polite_and_plain_endings(claim: str, evidence: str, supported: bool) -> None:
     assert (_verdict(claim, evidence) == "supported") is supported
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "supported"),
+    [
+        ("团体票退票必须在开车前48小时以上办理。", "团体票退票须在开车前48小时以上办理。", True),
+        ("旅客可以随时取消。", "旅客可随时取消。", True),
+        ("备份每个月检查一次。", "备份每月检查一次。", True),
+        ("演练每星期三进行。", "演练每周三进行。", True),
+        ("员工应当遵守本规定。", "员工应遵守本规定。", True),
+        ("관리비는 매월 25일까지 납부하여야 한다.", "관리비는 매월 25일까지 납부해야 한다.", True),
+        ("관리비는 매달 25일까지 납부해야 한다.", "관리비는 매월 25일까지 납부해야 한다.", True),
+        ("使用出来るシグナル名を表示する。", "使用できるシグナル名を表示する。", True),
+        # the variant is one word: modality, negation, weekday, period and tense stay
+        ("团体票退票可以在开车前48小时以上办理。", "团体票退票须在开车前48小时以上办理。", False),
+        ("旅客不可以随时取消。", "旅客可随时取消。", False),
+        ("演练每星期四进行。", "演练每周三进行。", False),
+        ("备份每个季度检查一次。", "备份每月检查一次。", False),
+        ("관리비는 매년 25일까지 납부하여야 한다.", "관리비는 매달 25일까지 납부해야 한다.", False),
+        ("관리비는 매월 25일까지 납부하였다.", "관리비는 매월 25일까지 납부한다.", False),
+    ],
+)
+def test_spelling_variants_of_one_word(claim: str, evidence: str, supported: bool) -> None:
+    assert (_verdict(claim, evidence) == "supported") is supported

@@ -3,6 +3,9 @@ and its evidence are accounted character by character (:mod:`cairn.answer.tokens
 
 Only exact equivalences, applied to claim and evidence alike:
 
+* spelling variants of one word: 必须 = 须, 应当 = 应, 可以 = 可, 每个月 = 每月, 星期三 = 周三,
+  하여야 = 해야, 되어 = 돼, 매달 = 매월, 又は = または, 出来る = できる;
+
 * a digit count before a Chinese/Japanese multiplier is the number itself: 45万元 is
   450000元, 1.2亿 is 120000000 (before, "45万" was read as 450);
 * a Korean count of days before a duration word (7일 이내, 3일 동안, 2일 전) is a
@@ -114,8 +117,22 @@ _JA_ENDING_RE = re.compile(
 _KANA = re.compile("[\u3041-\u30ff]")
 
 
+#: Spelling variants of one word (longest first): 必须 = 须, 可以 = 可, 每个月 = 每月,
+#: 星期三 = 周三, 하여야 = 해야, 매달 = 매월, 又は = または, 出来る = できる.
+_VARIANTS = (
+    ("必须", "须"), ("应当", "应"), ("应该", "应"), ("可以", "可"), ("每一个", "每"), ("每个", "每"),
+    ("每一", "每"), ("每日", "每天"), ("星期天", "周日"), ("星期日", "周日"), ("星期", "周"),
+    ("之内", "以内"), ("之前", "以前"), ("之后", "以后"),
+    ("하였", "했"), ("하여", "해"), ("되었", "됐"), ("되어", "돼"), ("매달", "매월"), ("매해", "매년"),
+    ("又は", "または"), ("若しくは", "もしくは"), ("出来", "でき"), ("下さい", "ください"),
+)  # fmt: skip
+_VARIANT_RE = re.compile("|".join(a for a, _ in _VARIANTS))
+_VARIANT_OF = dict(_VARIANTS)
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
+    text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, text))
     if _KANA.search(text):
         endings = dict(_JA_ENDINGS)
