@@ -107,7 +107,7 @@ def _coord_swap(lang: str, s: str) -> Iterator[str]:
     if lang == "zh":
         # Items bounded on both sides: after punctuation or a preposition, before a
         # particle, a modal or punctuation.
-        for m in re.finditer(f"(?<=[{_ZH_LEFT}])({_ZH_ITEM})(和|与|及|、|或)({_ZH_ITEM})(?=[{_ZH_RIGHT}])", s):
+        for m in re.finditer(f"(?<=[{_ZH_LEFT}])({_ZH_ITEM})(和|与|及|、|或)({_ZH_ITEM}?)(?=[{_ZH_RIGHT}])", s):
             a, conj, b = m.groups()
             if conj == "或" and "不" in s[: m.start()]:
                 continue  # "不…A或B" is not "不…B或A" only in scope; keep the harness clean
