@@ -30,6 +30,7 @@ keep side, keep claims marked contradicted (goal 0), false supports on the chang
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 from collections import Counter, defaultdict
@@ -421,7 +422,10 @@ def _roles(lang: str, s: str) -> Iterator[str]:
         if m:
             yield s[: m.start()] + m.group(2) + "が" + m.group(1) + "を" + s[m.end() :]
     else:
-        m = re.search(r"(?<![가-힣])([가-힣]{2,8})(이|가|은|는) ([가-힣]{2,8})(을|를) ", s)
+        m = re.search(r"(?:^|(?<= ))([가-힣]{2,8})(이|가|은|는) ([가-힣]{2,8})(을|를) ", s)
+        if m and (re.search("(에|에서|까지|부터|에게|으로|로)$", m.group(1))
+                  or (m.group(2) in "은는" and m.start() > 0)):
+            m = None  # an adverbial topic ("6시까지는") or an adnominal verb ("나오는"), not an agent
         if m:
             a, b = m.group(1), m.group(3)
             yield (s[: m.start()] + b + ("이" if _batchim(b) else "가") + " " + a
@@ -470,7 +474,36 @@ def _ko_days(lang: str, s: str) -> Iterator[str]:
         return
 
 
+#: Person names, read from the notes after a title (组长陈刚, 팀장 이서연, 課長の田中).
+_TITLE_NAME_RES = (
+    re.compile("(?:组长|经理|主任|管理员|厂长|主管|总监|专员|工程师|部长|科长|班长|主席|书记)([\u4e00-\u9fff]{2,3})(?=[，。、和与提批负审同主记签组保（(）)]|$)"),
+    re.compile("(?:회장|소장|팀장|센터장|대표|과장|부장|실장|관리인) ([가-힣]{3})(?![가-힣])"),
+    re.compile("(?:部長|課長|社長|主任|係長|室長|担当)の?([\u4e00-\u9fff]{2,4})(?=[がはをにと、。（(])"),
+)
+
+
+_ZH_BEFORE_VERB_RE = re.compile("(?:^|(?<=[，。、由和与：]))([\u4e00-\u9fff]{2,3})(?=提出|批准|负责|主持|审批|签发|记录|附议)")
+_ZH_SURNAMES = frozenset("李王张刘陈杨赵黄周吴徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾田董袁潘蒋蔡余杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛郝龚邵万钱严武戴莫孔汤")
+
+
+@functools.cache
+def _names() -> frozenset[str]:
+    text = "\n".join(s for _, _, s in sources())
+    found = {m.group(1) for rx in (*_TITLE_NAME_RES, _ZH_BEFORE_VERB_RE) for m in rx.finditer(text)}
+    # a Han name starts with a common surname (书面, 办公会 are not names)
+    return frozenset(n for n in found if not re.match("[\u4e00-\u9fff]", n) or n[0] in _ZH_SURNAMES)
+
+
+def _name_swap(lang: str, s: str) -> Iterator[str]:
+    """Two people of one sentence swapped: "周涛提出，李建国批准" → "李建国提出，周涛批准"."""
+    found = sorted({n for n in _names() if n in s}, key=s.index)
+    if len(found) >= 2:
+        a, b = found[0], found[1]
+        yield s.replace(a, "\0").replace(b, a).replace("\0", b)
+
+
 CHANGE: dict[str, Mutation] = {
+    "name-swap": _name_swap,
     "tense": _tense,
     "multiplier": _multiplier,
     "ko-days": _ko_days,
