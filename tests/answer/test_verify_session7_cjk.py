@@ -168,3 +168,9 @@ def test_japanese_polite_and_plain_endings(claim: str, evidence: str, supported:
 )
 def test_spelling_variants_of_one_word(claim: str, evidence: str, supported: bool) -> None:
     assert (_verdict(claim, evidence) == "supported") is supported
+
+
+def test_variants_leave_other_words_alone() -> None:
+    # Chinese 出来 (come out) is not Japanese 出来る (can)
+    assert canonical_cjk("把文件拿出来。") == "把文件拿出来。"
+    assert canonical_cjk("使用出来ます。") == "使用できる。"
