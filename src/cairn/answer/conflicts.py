@@ -41,6 +41,7 @@ _QUANTIFIER_WORDS = frozenset(
     ]
 )
 _PERIOD_CHARS = frozenset("天日周週月年季时時")
+_CJK_QUOTED_RE = re.compile("“[^”\n]*”|「[^」\n]*」|『[^』\n]*』")
 _PERMISSIONS = frozenset({"may", "can"})
 
 
@@ -64,7 +65,9 @@ def _cjk_conflict(
                         f"claim {residue[0].text!r}, evidence {other[0].text!r}",
                     )
             if all(t.kind == "n" for t in residue):
-                other = [e for e in extra if e.kind == "n"]
+                # Like with like: 8天 is no conflict with the 4 of 第4版.
+                classes = {_number_class(t.key) for t in residue}
+                other = [e for e in extra if e.kind == "n" and _number_class(e.key) in classes]
                 if other:
                     return (
                         "number_mismatch",
@@ -96,7 +99,9 @@ def conflict(
     claim_keys = {t.key for t in account_tokens(claim_text)}
     extra = [e for e in ev if e.key not in claim_keys]
     if any(t.kind == "c" for t in account_tokens(claim_text)):
-        return _cjk_conflict(list(account_tokens(claim_text)), ev)
+        # A quoted span is mentioned, not stated: 取消了“开车前15天以上免费退票”的规定.
+        stated = account_tokens(_CJK_QUOTED_RE.sub("", evidence_text))
+        return _cjk_conflict(list(account_tokens(claim_text)), stated)
     if not residue:
         problem = account(claim_text, evidence_text, table=table, heading=heading)
         if problem is None:

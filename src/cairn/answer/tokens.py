@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from cairn.answer.cjk_forms import canonical_cjk
 from cairn.answer.normalise import (
     _CJK_UNIT_RE,
     _CJK_UNITS,
@@ -337,13 +338,13 @@ _CJK_SPLIT_RE = re.compile(
 _CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가-힣])[과와](?= )")
 
 
-#: Japanese "AとB" before a topic, subject or object particle ("内釜と内ぶたは", "玄米と
-#: おかゆを") coordinates two nouns: read as the enumeration comma. Only when "A" starts
-#: the sentence or follows punctuation and neither item holds a particle, so a
+#: Japanese "AとB" before a topic, subject, object, dative or genitive particle
+#: ("内釜と内ぶたは", "玄米とおかゆを", "日付と時刻の") coordinates two nouns: read as the enumeration comma. Only when "A" starts
+#: the sentence or follows punctuation or "の", and neither item holds a particle, so a
 #: conditional "押すと" or a quoting "と" is never read so.
 _JA_TO_RE = re.compile(
-    r"(^|[、。，：；|\s（(])([^\s、。，はがをもにでとのへや|（）()]{1,10})と"
-    r"([^\s、。，はがをもにでとのへや|（）()]{1,10})(?=[はがをも])"
+    r"(^|[、。，：；|\s（(の])([^\s、。，はがをもにでとのへや|（）()]{1,10})と"
+    r"([^\s、。，はがをもにでとのへや|（）()]{1,10})(?=[はがをもにの])"
 )
 
 
@@ -355,6 +356,7 @@ _KANA_RE = re.compile("[\u3041-\u309f\u30a0-\u30ff]")
 
 
 def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
+    text = canonical_cjk(text)
     if _KANA_RE.search(text):
         text = _JA_TO_RE.sub(r"\1\2、\3", _JA_CLAUSE_COMMA_RE.sub("，", text))
     text = _CJK_COORDINATORS.sub("、", _cjk_numerals(text))

@@ -52,10 +52,12 @@ class Token:
     written: bool = False
 
 
+#: A number glued to its unit ("12kg", "101MB", "3K") is read whole, then the unit: the
+#: number must never lose digits to a letter that follows it.
 _TOKEN_RE = re.compile(
     r"""
     (?P<iso>\b\d{4}-\d{2}-\d{2}\b)
-  | (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<ord>st|nd|rd|th)?(?![A-Za-z])
+  | (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:(?P<ord>st|nd|rd|th)(?![A-Za-z]))?
   | (?P<pct>%)
   | (?P<deg>°)
   | (?P<word>[^\W\d_][\w]*(?:['’][^\W\d_]+)?)

@@ -1,0 +1,594 @@
+"""CJK mutation harness for the claim verifier (issue 12, session 7; tuning material).
+
+Real Chinese, Japanese and Korean sentences — every line of the zh/ja/ko notes of
+``bench/verify_set`` (splits tune..test6) and the descriptions of the tldr pages in
+``bench/cjk/{zh,ja,ko}`` (written by people outside this project) — are rewritten
+mechanically, each claim verified against its source sentence alone (one evidence span):
+
+* meaning-preserving (``keep``): the sentence itself; coordinated items swapped around
+  和/与/及/、/と/와/과; two independent Chinese clauses swapped around ，/；; exact unit
+  conversions (天→小时, 小时→分钟, 年→个月, 万/亿→digits, 公里→米, 公斤→克, 日間→時間,
+  時間→分, 일→시간, 시간→분, 개월→년, 만 원→digits, 킬로미터→미터); Arabic ↔ CJK
+  numerals before a counter (2起 ↔ 两起, 2번 ↔ 두 번); dates (2026年3月1日 ↔ 2026-03-01,
+  2026년 3월 1일 → 2026-03-01); Korean topic → subject particle (은/는 → 이/가) and the
+  plain → polite ending (-다 → -ㅂ니다) where exact.
+* meaning-changing (``change``), the safety side: a number changed; a unit changed
+  without conversion; negation added or dropped (不/没/未, ない, 안/않/없); modality
+  (必须/须/应 ↔ 可以/可, なければならない ↔ てもよい, 해야 ↔ 할 수 있다); frequency
+  (每天/每周/每月/每年, 毎日/毎週/毎月/毎年, 매일/매주/매월/매년); roles swapped around
+  由 / が..を / 가..를; quantifier bounds (至少 ↔ 最多, 以上 ↔ 以下, 이상 ↔ 이하).
+
+Printed: per language and mutation, n and the verdicts; headline: support rate on the
+keep side, keep claims marked contradicted (goal 0), false supports on the change side
+(goal 0).
+
+    PYTHONPATH=src python -m bench.verify_mutations_cjk
+    PYTHONPATH=src python -m bench.verify_mutations_cjk --errors          # list the misses
+    PYTHONPATH=src python -m bench.verify_mutations_cjk --lang ko --kind unit
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from pathlib import Path
+
+from cairn.answer import Claim, EvidenceSpan, verify_claims
+
+ROOT = Path(__file__).resolve().parent.parent
+SET = ROOT / "bench" / "verify_set"
+TLDR = ROOT / "bench" / "cjk"
+SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6")
+
+Mutation = Callable[[str, str], Iterator[str]]
+
+
+# --- sources -----------------------------------------------------------------------------------
+
+
+def _lang(text: str) -> str | None:
+    if re.search("[가-힣]", text):
+        return "ko"
+    if re.search("[\u3041-\u30ff]", text):
+        return "ja"
+    if re.search("[\u4e00-\u9fff]", text):
+        return "zh"
+    return None
+
+
+def _sentences(line: str) -> Iterator[str]:
+    # Korean ends a sentence with "." before a space (and Chinese/Japanese with 。！？).
+    for m in re.finditer(r"(?:[^。！？.]|\.(?! ))+[。！？.]?", line):
+        s = m.group().strip()
+        if len(s) >= 6:
+            yield s if s[-1] in "。！？." else s + ("." if _lang(s) == "ko" else "。")
+
+
+def sources() -> list[tuple[str, str, str]]:
+    """(origin, lang, sentence) for every usable CJK sentence."""
+    notes = sorted({
+        c["note"] for c in map(json.loads, (SET / "cases.jsonl").read_text(encoding="utf-8").splitlines())
+        if c["split"] in SPLITS and c["note"][:3] in ("zh-", "ja-", "ko-")
+    })
+    out: list[tuple[str, str, str]] = []
+    for note in notes:
+        for line in (SET / "notes" / note).read_text(encoding="utf-8").splitlines():
+            line = line.strip()
+            if not line or line[0] in "#|`":
+                continue
+            for s in _sentences(re.sub(r"^(?:[-*]|\d+[.)、])\s*", "", line)):
+                if (lang := _lang(s)) is not None:
+                    out.append((note, lang, s))
+    for lang in ("zh", "ja", "ko"):
+        for page in sorted((TLDR / lang).glob("*.md")):
+            for line in page.read_text(encoding="utf-8").splitlines():
+                if line.startswith(("> ", "- ")) and "http" not in line and "`" not in line:
+                    text = line[2:].strip().rstrip("：:")
+                    for s in _sentences(text):
+                        if _lang(s) == lang:
+                            out.append((f"tldr/{lang}/{page.name}", lang, s))
+    return out
+
+
+# --- meaning-preserving mutations --------------------------------------------------------------
+
+_ZH_ITEM = r"[\u4e00-\u9fffA-Za-z0-9]{2,6}"
+_ZH_LEFT = "，。；：、（(由在对因是为将把向含括给从于及与和或"
+_ZH_RIGHT = "，。；：、）)的等均都须必应可不负造进实办执提参使由在中外"
+
+
+def _coord_swap(lang: str, s: str) -> Iterator[str]:
+    if re.search("分别|各自|それぞれ|각각|respectively", s):
+        return
+    if lang == "zh":
+        # Items bounded on both sides: after punctuation or a preposition, before a
+        # particle, a modal or punctuation.
+        for m in re.finditer(f"(?<=[{_ZH_LEFT}])({_ZH_ITEM})(和|与|及|、|或)({_ZH_ITEM}?)(?=[{_ZH_RIGHT}])", s):
+            a, conj, b = m.groups()
+            if conj == "或" and "不" in s[: m.start()]:
+                continue  # "不…A或B" is not "不…B或A" only in scope; keep the harness clean
+            yield s[: m.start()] + b + conj + a + s[m.end() :]
+    elif lang == "ja":
+        for m in re.finditer(r"(?:(?<=[、。はがをにでの\s])|^)([\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9]{1,8})(と|、|および|及び)([\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9]{1,8})(?=[はがをもにの])", s):
+            a, conj, b = m.groups()
+            yield s[: m.start()] + b + conj + a + s[m.end() :]
+    else:
+        if re.search("주고받|교환|비교|연결|함께|같이|대화|다르|같은|같다|통신|사이", s):
+            return  # "A와 B를 주고받다": 와/과 is "with" here, not "and"
+        for m in re.finditer(r"(?<![가-힣])([가-힣A-Za-z0-9]{1,8})(와|과) ([가-힣A-Za-z0-9]{1,8}?)(에게|에는|에서|에|을|를|은|는|이|가|의|도|만)(?=[\s.])", s):
+            a, _, b, particle = m.groups()
+            if particle in ("이", "가") and len(b) < 2:
+                continue
+            conj = "과" if _batchim(b) else "와"
+            yield s[: m.start()] + b + conj + " " + a + _allomorph(particle, a) + s[m.end() :]
+        for m in re.finditer(r"(?<![가-힣])([가-힣]{1,8}) 및 ([가-힣]{1,8}?)(에게|에는|에서|에|을|를|은|는|의)(?=\s)", s):
+            a, b, particle = m.groups()
+            yield s[: m.start()] + b + " 및 " + a + _allomorph(particle, a) + s[m.end() :]
+
+
+def _allomorph(particle: str, word: str) -> str:
+    """The particle's form after ``word`` (을/를, 이/가, 은/는 by its last syllable)."""
+    pairs = {"을": "를", "를": "를", "이": "가", "가": "가", "은": "는", "는": "는"}
+    if particle not in pairs:
+        return particle
+    vowel_form = pairs[particle]
+    consonant_form = {"를": "을", "가": "이", "는": "은"}[vowel_form]
+    return consonant_form if _batchim(word) else vowel_form
+
+
+def _batchim(word: str) -> bool:
+    code = ord(word[-1]) - 0xAC00
+    return 0 <= code < 11172 and code % 28 != 0
+
+
+_ZH_CONNECTIVE = "但并且则就才而所以因此也还再然后同时即否其该此每均需须应不可它他她及和或如若"
+_ZH_CONDITION_END = "的时后前中下外内则"
+
+
+def _clause_swap(lang: str, s: str) -> Iterator[str]:
+    if lang != "zh":
+        return
+    body, end = s[:-1], s[-1]
+    parts = re.split("[，；]", body)
+    if len(parts) != 2 or any(len(p) < 6 for p in parts):
+        return
+    a, b = parts
+    if (a[-1] in _ZH_CONDITION_END or b[0] in _ZH_CONNECTIVE
+            or re.match("如果|若|因|由于|当|除|凡|对于|为了|只有|即使|虽然|一旦", a)
+            or re.search("[它其该此]", b) or (re.search("\\d", a + b) and "至" in a + b)):
+        return
+    yield b + "，" + a + end
+
+
+_ZH_COUNTERS = "个次起名人条项份台张件位年种家所本"
+_ZH_NUMS = dict(enumerate("零一两三四五六七八九十"))
+_KO_NATIVE = {1: "한", 2: "두", 3: "세", 4: "네", 5: "다섯", 6: "여섯", 7: "일곱", 8: "여덟", 9: "아홉", 10: "열"}
+_KO_COUNTERS = "번|대|명|개|가지|곳|장|권|벌|살|잔|켤레"
+_JA_COUNTERS = "回|人|個|台|件|枚|冊|本|つ"
+_JA_NUMS = dict(enumerate("〇一二三四五六七八九十"))
+
+
+def _numerals(lang: str, s: str) -> Iterator[str]:
+    if lang == "zh":
+        for m in re.finditer(f"(?<![\\d.,年月])([1-9]|10)([{_ZH_COUNTERS}])", s):
+            if m.group(2) == "年":
+                continue
+            yield s[: m.start()] + _ZH_NUMS[int(m.group(1))] + m.group(2) + s[m.end() :]
+        rev = {v: k for k, v in _ZH_NUMS.items()} | {"二": 2}
+        for m in re.finditer(f"(?<![一二三四五六七八九十百千万两第])([一二两三四五六七八九十])([{_ZH_COUNTERS}])", s):
+            if m.group(2) == "年" or (m.group(1) == "一" and m.group(2) in "个次种"):
+                continue  # 一个/一次 also mean "a"
+            yield s[: m.start()] + str(rev[m.group(1)]) + m.group(2) + s[m.end() :]
+    elif lang == "ko":
+        for m in re.finditer(f"(?<![\\d.,])([1-9]|10) ?({_KO_COUNTERS})(?![가-힣])", s):
+            yield s[: m.start()] + _KO_NATIVE[int(m.group(1))] + " " + m.group(2) + s[m.end() :]
+        rev = {v: k for k, v in _KO_NATIVE.items()}
+        names = "|".join(sorted(rev, key=len, reverse=True))
+        for m in re.finditer(f"(?<![가-힣])({names}) ({_KO_COUNTERS})(?![가-힣])", s):
+            yield s[: m.start()] + str(rev[m.group(1)]) + m.group(2) + s[m.end() :]
+    else:
+        for m in re.finditer(f"(?<![\\d.,])([1-9]|10)({_JA_COUNTERS})", s):
+            yield s[: m.start()] + _JA_NUMS[int(m.group(1))] + m.group(2) + s[m.end() :]
+
+
+def _fmt(value: Fraction, commas: bool = False) -> str | None:
+    if value.denominator != 1:
+        return None
+    return f"{value.numerator:,}" if commas else str(value.numerator)
+
+
+#: (pattern for a number with its unit, target unit, factor) — exact conversions.
+_NUM = r"(?<![\d.,])(\d+(?:\.\d+)?)"
+_UNIT_RULES: dict[str, list[tuple[str, str, Fraction]]] = {
+    "zh": [
+        (_NUM + "天", "小时", Fraction(24)),
+        (_NUM + "(?:个)?小时", "分钟", Fraction(60)),
+        (_NUM + "年(?=[内以来期])", "个月", Fraction(12)),
+        (_NUM + "个月", "年", Fraction(1, 12)),
+        (_NUM + "分钟", "小时", Fraction(1, 60)),
+        (_NUM + "万(?=元|人|次|个|台)", "", Fraction(10000)),
+        (_NUM + "亿(?=元|人|次|个|台)", "", Fraction(10**8)),
+        (_NUM + "(?:公里|千米)", "米", Fraction(1000)),
+        (_NUM + "(?:公斤|千克)", "克", Fraction(1000)),
+        (_NUM + "升", "毫升", Fraction(1000)),
+    ],
+    "ja": [
+        (_NUM + "日間", "時間", Fraction(24)),
+        (_NUM + "日(?=以内|前|後|以上)", "時間", Fraction(24)),
+        (_NUM + "時間", "分", Fraction(60)),
+        (_NUM + "分(?![の間])", "時間", Fraction(1, 60)),
+        (_NUM + "(?:か|ヶ|カ)月", "年", Fraction(1, 12)),
+        (_NUM + "年(?=間|以内)", "か月", Fraction(12)),
+        (_NUM + "万(?=円|人)", "", Fraction(10000)),
+    ],
+    "ko": [
+        (_NUM + "일(?= ?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|안에|내에))", "시간", Fraction(24)),
+        (_NUM + "시간", "분", Fraction(60)),
+        (_NUM + "분(?![의기])", "시간", Fraction(1, 60)),
+        (_NUM + "개월", "년", Fraction(1, 12)),
+        (_NUM + "년(?= ?(?:간|동안|이내|마다))", "개월", Fraction(12)),
+        (_NUM + "만 ?(?=원)", "", Fraction(10000)),
+        (_NUM + "킬로미터", "미터", Fraction(1000)),
+        (_NUM + "km", "m", Fraction(1000)),
+    ],
+}
+
+
+def _units(lang: str, s: str) -> Iterator[str]:
+    for pattern, target, factor in _UNIT_RULES[lang]:
+        for m in re.finditer(pattern, s):
+            if re.match(r"\s?\d", s[m.end() :]):
+                continue  # a compound ("3小时20分钟"): converting one part is not the whole
+            value = Fraction(m.group(1)) * factor
+            text = _fmt(value, commas=target == "" and value >= 10000)
+            if text is not None and value > 0:
+                yield s[: m.start()] + text + target + s[m.end() :]
+
+
+def _dates(lang: str, s: str) -> Iterator[str]:
+    for m in re.finditer(r"(\d{4}) ?[年년] ?(\d{1,2}) ?[月월] ?(\d{1,2}) ?[日일]", s):
+        y, mo, d = m.groups()
+        yield s[: m.start()] + f"{y}-{int(mo):02d}-{int(d):02d}" + s[m.end() :]
+    for m in re.finditer(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)", s):
+        y, mo, d = m.groups()
+        native = f"{y}년 {int(mo)}월 {int(d)}일" if lang == "ko" else f"{y}年{int(mo)}月{int(d)}日"
+        yield s[: m.start()] + native + s[m.end() :]
+
+
+_KO_POLITE = (("않는다.", "않습니다."), ("한다.", "합니다."), ("이다.", "입니다."), ("있다.", "있습니다."),
+              ("없다.", "없습니다."), ("된다.", "됩니다."), ("는다.", "습니다."), ("않다.", "않습니다."),
+              ("했다.", "했습니다."), ("였다.", "였습니다."), ("준다.", "줍니다."), ("낸다.", "냅니다."),
+              ("쓴다.", "씁니다."), ("보인다.", "보입니다."), ("만든다.", "만듭니다."))
+
+
+def _ko_endings(lang: str, s: str) -> Iterator[str]:
+    if lang != "ko":
+        return
+    for plain, polite in _KO_POLITE:
+        if s.endswith(plain):
+            yield s[: -len(plain)] + polite
+            break
+    m = re.match(r"([가-힣]{2,})(은|는) ", s)
+    if m and not re.search("(에|에서|으로|로|까지|부터|에게)$", m.group(1)):
+        yield m.group(1) + ("이" if m.group(2) == "은" else "가") + s[m.end() - 1 :]
+
+
+_JA_POLITE = (("できない。", "できません。"), ("しない。", "しません。"), ("ではない。", "ではありません。"),
+              ("した。", "しました。"), ("できる。", "できます。"), ("する。", "します。"), ("である。", "です。"))
+
+
+def _ja_endings(lang: str, s: str) -> Iterator[str]:
+    """Plain ↔ polite sentence-final forms where exact (する ↔ します, である ↔ です, ...)."""
+    if lang != "ja":
+        return
+    for plain, polite in _JA_POLITE:
+        if s.endswith(polite):
+            yield s[: -len(polite)] + plain
+            return
+    for plain, polite in _JA_POLITE:
+        if s.endswith(plain):
+            yield s[: -len(plain)] + polite
+            return
+
+
+def _halves(lang: str, s: str) -> Iterator[str]:
+    """Minutes as hours and a half (90分钟 = 1个半小时 = 1時間半 = 1시간 반), 30分钟 = 半小时,
+    6个月 = 半年, and back."""
+    minute = {"zh": "分钟", "ja": "分", "ko": "분"}[lang]
+    for m in re.finditer(_NUM + minute, s):
+        n = Fraction(m.group(1))
+        if n.denominator == 1 and n % 60 == 30 and not re.match(r"\s?\d", s[m.end() :]):
+            h = int(n // 60)
+            if h == 0:
+                half = {"zh": "半小时", "ja": "30分", "ko": "30분"}[lang]
+            else:
+                half = {"zh": f"{h}个半小时", "ja": f"{h}時間半", "ko": f"{h}시간 반"}[lang]
+            if half != m.group():
+                yield s[: m.start()] + half + s[m.end() :]
+    if lang == "zh":
+        for m in re.finditer(_NUM + "个月", s):
+            if m.group(1) == "6":
+                yield s[: m.start()] + "半年" + s[m.end() :]
+        for m in re.finditer("(?<![上下前后多大小一二三四五六七八九十两个\\d])半(小时|年)", s):
+            yield s[: m.start()] + ("30分钟" if m.group(1) == "小时" else "6个月") + s[m.end() :]
+
+
+#: (pattern, replacement) spelling variants of one word, each way.
+_VARIANT_RULES = {
+    "zh": [("(?<![必无毋莫])须(?![知要])", "必须"), ("必须", "须"), ("(?<![相对供反答])应(?![当该用对急聘付收答])", "应当"),
+           ("应当|应该", "应"), ("可以", "可"), ("每月", "每个月"), ("每个月", "每月"), ("每周", "每星期"),
+           ("(?<!每)周([一二三四五六日])", "星期\\1"), ("星期([一二三四五六日天])", "周\\1"), ("每天", "每日")],
+    "ja": [("または", "又は"), ("できる", "出来る"), ("ください", "下さい")],
+    "ko": [("해야", "하여야"), ("하여야", "해야"), ("했다", "하였다"), ("돼야", "되어야"), ("매월", "매달")],
+}
+
+
+def _variants(lang: str, s: str) -> Iterator[str]:
+    for pattern, repl in _VARIANT_RULES[lang]:
+        m = re.search(pattern, s)
+        if m:
+            yield s[: m.start()] + m.expand(repl) + s[m.end() :]
+
+
+KEEP: dict[str, Mutation] = {
+    "variant": _variants,
+    "ja-ending": _ja_endings,
+    "half": _halves,
+    "verbatim": lambda lang, s: iter([s]),
+    "coord-swap": _coord_swap,
+    "clause-swap": _clause_swap,
+    "unit": _units,
+    "numeral": _numerals,
+    "date": _dates,
+    "ko-ending": _ko_endings,
+}
+
+
+# --- meaning-changing mutations ----------------------------------------------------------------
+
+
+def _number(lang: str, s: str) -> Iterator[str]:
+    for m in re.finditer(r"(?<![\d.,])\d+(?![\d.,])", s):
+        yield s[: m.start()] + str(int(m.group()) + 1) + s[m.end() :]
+        break
+
+
+_UNIT_SWAPS = {
+    "zh": [("天", "小时"), ("小时", "天"), ("分钟", "小时"), ("个月", "年"), ("万元", "千元"), ("公里", "米")],
+    "ja": [("日間", "時間"), ("時間", "分"), ("分", "時間"), ("か月", "年"), ("万円", "千円")],
+    "ko": [("시간", "분"), ("분", "시간"), ("개월", "년"), ("만 원", "천 원"), ("일 이내", "주 이내")],
+}
+
+
+def _unit_changed(lang: str, s: str) -> Iterator[str]:
+    for src, dst in _UNIT_SWAPS[lang]:
+        m = re.search(r"(?<=\d)" + re.escape(src), s)
+        if m:
+            yield s[: m.start()] + dst + s[m.end() :]
+
+
+_NEGATION = {
+    "zh": [("不得", "可以"), ("不能", "能"), ("不可", "可"), ("不收取", "收取"), ("不予", "予以"), ("未", ""),
+           ("没有", "有"), ("无需", "需要"), ("可以", "不可以"), ("可", "不可"), ("须", "无须"), ("是", "不是"),
+           ("应", "不应")],
+    "ja": [("できない", "できる"), ("できます", "できません"), ("できる", "できない"), ("しない", "する"),
+           ("ません", "ます"), ("ではない", "である"), ("てはならない", "てもよい"), ("ない", "る")],
+    "ko": [("수 없다", "수 있다"), ("수 있다", "수 없다"), ("지 않는다", "ㄴ다"), ("않는다", "한다"),
+           ("한다.", "하지 않는다."), ("이다.", "이 아니다."), ("없다", "있다"), ("있다", "없다")],
+}
+_MODALITY = {
+    "zh": [("必须", "可以"), ("只能", "可以"), ("须", "可"), ("应当", "可以"), ("应", "可"), ("可以", "必须"),
+           ("可", "须")],
+    "ja": [("なければならない", "てもよい"), ("なければなりません", "てもかまいません"), ("ことができる", "なければならない"),
+           ("できます", "しなければなりません")],
+    "ko": [("해야 한다", "할 수 있다"), ("해야 합니다", "할 수 있습니다"), ("할 수 있다", "해야 한다"),
+           ("수 있다", "야 한다"), ("반드시 ", "")],
+}
+_FREQUENCY = {
+    "zh": [("每天", "每周"), ("每日", "每周"), ("每周", "每月"), ("每月", "每年"), ("每季度", "每月"), ("每年", "每月")],
+    "ja": [("毎日", "毎週"), ("毎週", "毎月"), ("毎月", "毎年"), ("毎年", "毎月"), ("週", "月")],
+    "ko": [("매일", "매주"), ("매주", "매월"), ("매월", "매년"), ("매년", "매월"), ("마다", "마다 두 번씩")],
+}
+_QUANTIFIER = {
+    "zh": [("至少", "最多"), ("最多", "至少"), ("以上", "以下"), ("以下", "以上"), ("以内", "以上"), ("超过", "不足"),
+           ("不足", "超过"), ("不超过", "超过")],
+    "ja": [("以上", "以下"), ("以下", "以上"), ("以内", "以上"), ("まで", "から"), ("最大", "最低")],
+    "ko": [("이상", "이하"), ("이하", "이상"), ("이내", "이후"), ("최대", "최소"), ("까지", "부터")],
+}
+
+
+def _replacer(table: dict[str, list[tuple[str, str]]]) -> Mutation:
+    def mutate(lang: str, s: str) -> Iterator[str]:
+        for src, dst in table[lang]:
+            i = s.find(src)
+            if i >= 0:
+                yield s[:i] + dst + s[i + len(src) :]
+                return
+    return mutate
+
+
+def _roles(lang: str, s: str) -> Iterator[str]:
+    if lang == "zh":
+        m = re.search(f"(?<=[{_ZH_LEFT}])({_ZH_ITEM})由({_ZH_ITEM})(?=负责|提出|批准|审批|保管|执行|承担|组织)", s)
+        if m:
+            yield s[: m.start()] + m.group(2) + "由" + m.group(1) + s[m.end() :]
+    elif lang == "ja":
+        m = re.search(r"([\u4e00-\u9fff\u30a0-\u30ff]{2,8})が([\u4e00-\u9fff\u30a0-\u30ff]{2,8})を", s)
+        if m:
+            yield s[: m.start()] + m.group(2) + "が" + m.group(1) + "を" + s[m.end() :]
+    else:
+        m = re.search(r"(?:^|(?<= ))([가-힣]{2,8})(이|가|은|는) ([가-힣]{2,8})(을|를) ", s)
+        if m and (re.search("(에|에서|까지|부터|에게|으로|로)$", m.group(1))
+                  or (m.group(2) in "은는" and m.start() > 0)):
+            m = None  # an adverbial topic ("6시까지는") or an adnominal verb ("나오는"), not an agent
+        if m:
+            a, b = m.group(1), m.group(3)
+            yield (s[: m.start()] + b + ("이" if _batchim(b) else "가") + " " + a
+                   + ("을" if _batchim(a) else "를") + " " + s[m.end() :])
+
+
+def _tense(lang: str, s: str) -> Iterator[str]:
+    """Present stated as past (or done): 한다 → 했다, 합니다 → 했습니다, 执行 → 已执行,
+    する → した."""
+    if lang == "ko":
+        for present, past in (("한다.", "했다."), ("합니다.", "했습니다."), ("된다.", "됐다."),
+                              ("이다.", "이었다."), ("는다.", "었다."), ("있다.", "있었다.")):
+            if s.endswith(present):
+                yield s[: -len(present)] + past
+                return
+    elif lang == "ja":
+        for present, past in (("する。", "した。"), ("します。", "しました。"), ("できる。", "できた。"),
+                              ("である。", "であった。"), ("です。", "でした。")):
+            if s.endswith(present):
+                yield s[: -len(present)] + past
+                return
+    else:
+        m = re.search("(负责|进行|执行|实施|收取|办理)", s)
+        if m and "已" not in s:
+            yield s[: m.start()] + "已经" + m.group() + "了" + s[m.end() :]
+
+
+def _multiplier(lang: str, s: str) -> Iterator[str]:
+    """A multiplier changed or dropped: 45万元 → 45千元 / 45元; 6만 원 → 6천 원."""
+    for m in re.finditer(r"(?<![\d.,])(\d+(?:\.\d+)?) ?(万|萬|亿|만)", s):
+        other = {"万": "千", "萬": "千", "亿": "万", "만": "천"}[m.group(2)]
+        yield s[: m.start()] + m.group(1) + other + s[m.end() :]
+        yield s[: m.start()] + m.group(1) + s[m.end() :].lstrip()
+        return
+
+
+def _ko_days(lang: str, s: str) -> Iterator[str]:
+    """Korean days as hours without conversion: 7일 이내 → 7시간 이내; a date's day as a
+    duration: 25일까지 → 600시간까지."""
+    if lang != "ko":
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+)일", s):
+        yield s[: m.start()] + m.group(1) + "시간" + s[m.end() :]
+        if not re.match(r" ?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|안에|내에)", s[m.end() :]):
+            yield s[: m.start()] + str(int(m.group(1)) * 24) + "시간" + s[m.end() :]
+        return
+
+
+#: Person names, read from the notes after a title (组长陈刚, 팀장 이서연, 課長の田中).
+_TITLE_NAME_RES = (
+    re.compile("(?:组长|经理|主任|管理员|厂长|主管|总监|专员|工程师|部长|科长|班长|主席|书记)([\u4e00-\u9fff]{2,3})(?=[，。、和与提批负审同主记签组保（(）)]|$)"),
+    re.compile("(?:회장|소장|팀장|센터장|대표|과장|부장|실장|관리인) ([가-힣]{3})(?![가-힣])"),
+    re.compile("(?:部長|課長|社長|主任|係長|室長|担当)の?([\u4e00-\u9fff]{2,4})(?=[がはをにと、。（(])"),
+)
+
+
+_ZH_BEFORE_VERB_RE = re.compile("(?:^|(?<=[，。、由和与：]))([\u4e00-\u9fff]{2,3})(?=提出|批准|负责|主持|审批|签发|记录|附议)")
+_ZH_SURNAMES = frozenset("李王张刘陈杨赵黄周吴徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾田董袁潘蒋蔡余杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛郝龚邵万钱严武戴莫孔汤")
+
+
+@functools.cache
+def _names() -> frozenset[str]:
+    text = "\n".join(s for _, _, s in sources())
+    found = {m.group(1) for rx in (*_TITLE_NAME_RES, _ZH_BEFORE_VERB_RE) for m in rx.finditer(text)}
+    # a Han name starts with a common surname (书面, 办公会 are not names)
+    return frozenset(n for n in found if not re.match("[\u4e00-\u9fff]", n) or n[0] in _ZH_SURNAMES)
+
+
+def _name_swap(lang: str, s: str) -> Iterator[str]:
+    """Two people of one sentence swapped: "周涛提出，李建国批准" → "李建国提出，周涛批准"."""
+    found = sorted({n for n in _names() if n in s}, key=s.index)
+    if len(found) >= 2:
+        a, b = found[0], found[1]
+        yield s.replace(a, "\0").replace(b, a).replace("\0", b)
+
+
+CHANGE: dict[str, Mutation] = {
+    "name-swap": _name_swap,
+    "tense": _tense,
+    "multiplier": _multiplier,
+    "ko-days": _ko_days,
+    "number": _number,
+    "unit-changed": _unit_changed,
+    "negation": _replacer(_NEGATION),
+    "modality": _replacer(_MODALITY),
+    "frequency": _replacer(_FREQUENCY),
+    "roles": _roles,
+    "quantifier": _replacer(_QUANTIFIER),
+}
+
+
+# --- evaluation --------------------------------------------------------------------------------
+
+
+def cases(langs: set[str], kinds: set[str] | None) -> list[dict[str, str]]:
+    out: list[dict[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for origin, lang, s in sources():
+        if lang not in langs:
+            continue
+        for side, table in (("keep", KEEP), ("change", CHANGE)):
+            for kind, mutate in table.items():
+                if kinds and kind not in kinds:
+                    continue
+                for claim in mutate(lang, s):
+                    if (claim == s and kind != "verbatim") or (s, claim) in seen:
+                        continue
+                    seen.add((s, claim))
+                    out.append({"origin": origin, "lang": lang, "side": side, "kind": kind,
+                                "evidence": s, "claim": claim})
+    return out
+
+
+def verdict_of(case: dict[str, str]) -> tuple[str, str]:
+    span = EvidenceSpan("E1", case["evidence"], "mutation.md", 1, 1)
+    claim = Claim(id="C1", text=case["claim"], cited=(), substantive=True)
+    v = verify_claims([claim], [span])[0]
+    return v.verdict, f"{v.reason}: {v.detail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lang", default="zh,ja,ko")
+    parser.add_argument("--kind", default="", help="comma-separated mutation kinds (default: all)")
+    parser.add_argument("--errors", action="store_true", help="list keep claims not supported and change claims supported")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rows = cases(set(args.lang.split(",")), set(args.kind.split(",")) - {""} or None)
+    tally: dict[tuple[str, str, str], Counter[str]] = defaultdict(Counter)
+    errors: list[str] = []
+    for case in rows:
+        verdict, reason = verdict_of(case)
+        case["verdict"] = verdict
+        tally[(case["side"], case["kind"], case["lang"])][verdict] += 1
+        bad = (case["side"] == "keep") != (verdict == "supported") or (case["side"] == "keep" and verdict == "contradicted")
+        if bad:
+            errors.append(f"[{case['side']}/{case['kind']}/{case['lang']}] {verdict} ({reason})\n"
+                          f"    C: {case['claim']}\n    E: {case['evidence']}")
+    keep = [r for r in rows if r["side"] == "keep"]
+    change = [r for r in rows if r["side"] == "change"]
+    summary = {
+        "keep": len(keep),
+        "keep_supported": sum(r["verdict"] == "supported" for r in keep),
+        "keep_contradicted": sum(r["verdict"] == "contradicted" for r in keep),
+        "change": len(change),
+        "change_supported": sum(r["verdict"] == "supported" for r in change),
+    }
+    if args.json:
+        print(json.dumps({"summary": summary, "tally": {"/".join(k): dict(v) for k, v in sorted(tally.items())}},
+                         ensure_ascii=False, indent=2))
+        return 0
+    print("| side | kind | lang | n | supported | contradicted | insufficient |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for (side, kind, lang), c in sorted(tally.items()):
+        print(f"| {side} | {kind} | {lang} | {sum(c.values())} | {c['supported']} | {c['contradicted']} | {c['insufficient'] + c['uncertain']} |")
+    k, ch = summary["keep"], summary["change"]
+    print(f"\nkeep (meaning-preserving) marked supported: {summary['keep_supported']}/{k}"
+          f" ({100 * summary['keep_supported'] / max(k, 1):.1f}%); marked contradicted: {summary['keep_contradicted']}")
+    print(f"change (meaning-changing) marked supported (false supports): {summary['change_supported']}/{ch}")
+    if args.errors:
+        print("\n" + "\n".join(errors))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
