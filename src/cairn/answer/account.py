@@ -48,6 +48,8 @@ from cairn.answer.cjk_order import cjk_pairs
 from cairn.answer.coordination import clause_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
+from cairn.answer.name_order import name_order
+from cairn.answer.repeats import distinct_picks, overused
 from cairn.answer.table_rows import (
     _CODE_GLUE,
     _TABLE_GLUE,
@@ -58,6 +60,7 @@ from cairn.answer.table_rows import (
 from cairn.answer.tokens import (
     _ARTICLES,
     _CLAUSE_STOPS,
+    _EXACT_ONLY,
     _FINITE,
     _PREPOSITIONS,
     _QUALIFIERS,
@@ -87,7 +90,9 @@ def _index(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str]]:
 def _present(t: AccountToken, text: str) -> bool:
     """``t`` matches some token of ``text`` (as :func:`_same`)."""
     keys, stems = _index(text)
-    return (t.kind, t.key) in keys or (t.kind == "w" and len(t.stem) >= 3 and t.stem in stems)
+    return (t.kind, t.key) in keys or (
+        t.kind == "w" and len(t.stem) >= 3 and t.stem in stems and t.key not in _EXACT_ONLY
+    )
 
 
 def _is_relation(t: AccountToken) -> bool:
@@ -321,19 +326,28 @@ def account(
     )
     if problem is None and not full:
         return None
-    ev_clauses = [
-        c
-        for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text)
-        for _kind, reading in clause_readings(sent)
-        for c in reading
-    ]
+    ev_clauses = list(
+        dict.fromkeys(
+            c
+            for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text)
+            for _kind, reading in clause_readings(sent)
+            for c in reading
+        )
+    )
     if not ev_clauses:
         return problem
     for _kind, reading in readings:
-        if all(
-            any(_account(c, ev, heading=heading, code_glue=code_glue) is None for ev in ev_clauses)
+        # Each claim clause by its own evidence clause: "between 18:00 and 18:00" is not
+        # two readings of "between 12:00 and 18:00".
+        found = [
+            {
+                k
+                for k, ev in enumerate(ev_clauses)
+                if _account(c, ev, heading=heading, code_glue=code_glue) is None
+            }
             for c in reading
-        ):
+        ]
+        if all(found) and distinct_picks(found):
             return None
     return problem or "its clauses are not each in one clause of the evidence"
 
@@ -451,6 +465,9 @@ def _account(
         if not pos:
             return f"{t.text!r} not in the evidence"
         cands.append(pos)
+    repeated = overused(claim, cands)
+    if repeated:
+        return repeated
     if table:
         return _table_binding(claim_all, evidence_text)
     problem = _clause_binding(claim_all, ev)
@@ -489,7 +506,7 @@ def _account(
                 break
         if not ok:
             return f"{t.text!r} relates other things in the evidence"
-    roles = verb_roles(claim_all, ev)
+    roles = verb_roles(claim_all, ev) or name_order(claim_all, ev)
     if roles:
         return roles
     if any(t.kind == "c" for t in claim) and not cjk_pairs(claim_all, ev):

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from cairn.answer.glued import glued_pieces
 from cairn.answer.normalise import (
     _CJK_UNIT_RE,
     _CJK_UNITS,
@@ -150,6 +151,20 @@ _SAME_WORD = {
 
 
 def _latin_tokens(text: str, out: list[AccountToken]) -> None:
+    for piece, identifier in glued_pieces(text):
+        if identifier and _DECADE_RE.fullmatch(piece):  # "the 1970s": a value
+            out.append(AccountToken("decade:" + piece[:-1], piece, "n"))
+        elif identifier:  # "4B", "5xx": matched only as written
+            key = "id:" + piece.lower()
+            out.append(AccountToken(key, piece, "w", key))
+        elif piece:
+            _latin_plain(piece, out)
+
+
+_DECADE_RE = re.compile(r"\d{2,3}0s")
+
+
+def _latin_plain(text: str, out: list[AccountToken]) -> None:
     toks = tokenize(text)
     i = 0
     n = len(toks)
@@ -443,7 +458,14 @@ def _same(c: AccountToken, e: AccountToken) -> bool:
         return False
     if c.key == e.key:
         return True
+    # A negation, modal or quantifier is matched only as itself: "not" is no inflection
+    # of "notes" or "noted", nor "will" of "willing".
+    if c.key in _EXACT_ONLY or e.key in _EXACT_ONLY:
+        return False
     return c.kind == "w" and c.stem == e.stem and len(c.stem) >= 3
+
+
+_EXACT_ONLY = _QUALIFIERS - {"planned", "previously"}
 
 
 def _is_conj(t: AccountToken) -> bool:

@@ -1,0 +1,144 @@
+"""Regression tests for session 7 (issue 12): causes found by the mutation harness
+(bench/verify_mutations.py), each written in general form next to the neighbour that
+must keep its verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer import EvidenceSpan, split_claims, verify_claims
+from cairn.answer.tokens import account_tokens
+
+
+def _verdict(claim: str, evidence: str) -> str:
+    span = EvidenceSpan(
+        evidence_id="E1", text=evidence, uri="n.md", start_line=1, end_line=evidence.count("\n") + 1
+    )
+    (v,) = verify_claims(split_claims(claim), [span])
+    return v.verdict
+
+
+# --- safety 1: a negation, modal or quantifier matches only itself, never a word that
+# shares its stem ("not" in "notes", "noted", "Note:").
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "One handwritten sheet of notes is not allowed.",
+            "One handwritten sheet of notes is allowed.",
+        ),
+        ("Differences were not noted in this group.", "Differences were noted in this group."),
+        (
+            "Note: you can not do the same thing with the -t option.",
+            "Note: you can do the same thing with the -t option.",
+        ),
+        ("The vendor will deliver the willing units.", "The vendor delivers the willing units."),
+    ],
+)
+def test_a_negation_or_modal_is_never_matched_by_its_stem(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+    assert _verdict(evidence, evidence) == "supported"
+
+
+# --- safety 2: every number, negation and content word of the claim needs its own
+# evidence token (a claim may not say a value twice that the evidence says once).
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Deploys must not start between 18:00 and 18:00 UTC.",
+            "Deploys must not start between 12:00 and 18:00 UTC.",
+        ),
+        ("The dose is 30 mg/kg and 30 mg/kg.", "The dose is 20 mg/kg and 30 mg/kg."),
+        ("Details are given in references 2 and 2.", "Details are given in references 1 and 2."),
+        (
+            "The number was seen to decrease with cooling and decrease with speed.",
+            "The number was seen to decrease with cooling and increase with speed.",
+        ),
+        ("It is not also not difficult to show.", "It is also not difficult to show."),
+        (
+            "The dosage is in or above, but certainly not above, the range.",
+            "The dosage is in or below, but certainly not above, the range.",
+        ),
+    ],
+)
+def test_a_claim_may_not_use_one_evidence_token_twice(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+    assert _verdict(evidence, evidence) == "supported"
+
+
+def test_repeated_words_the_evidence_also_repeats_are_supported() -> None:
+    ev = "Room 1 seats 10 people and room 2 seats 10 people."
+    assert _verdict("Room 2 seats 10 people and room 1 seats 10 people.", ev) == "supported"
+    assert _verdict("The dose is 20 mg/kg and 30 mg/kg.", "The dose is 20 mg/kg and 30 mg/kg.") == "supported"
+
+
+# --- safety 3: numbers glued to letters keep their value ("Unit 4B", "5xx", "10km").
+
+
+def test_glued_numbers_are_read() -> None:
+    keys = [t.key for t in account_tokens("Unit 4B is 10km away; 200ml in 5ms; the 1970s")]
+    assert "id:4b" in keys
+    assert "n:1" not in keys and "n:20" not in keys
+    assert "decade:1970" in keys
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The tenant maintains Unit 5B.", "The tenant maintains Unit 4B."),
+        ("The 5G backup took over.", "The 4G backup took over."),
+        ("The alert fires when the 6xx rate is above 2%.", "The alert fires when the 5xx rate is above 2%."),
+        ("The depot is 20km from the city.", "The depot is 10km from the city."),
+        ("Each vial holds 300ml.", "Each vial holds 200ml."),
+        ("The threshold is 2e-9.", "The threshold is 1e-9."),
+    ],
+)
+def test_a_changed_glued_number_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+    assert _verdict(evidence, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The depot is 10 km from the city.", "The depot is 10km from the city."),
+        ("The depot is 10,000 m from the city.", "The depot is 10km from the city."),
+        ("Each vial holds 0.2 l.", "Each vial holds 200ml."),
+        ("The request times out after 30 seconds.", "The request times out after 30s."),
+        ("The disk holds 2 GB.", "The disk holds 2GB."),
+    ],
+)
+def test_a_glued_quantity_equals_its_spaced_conversion(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+# --- safety 4: the words of a name keep their order.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Trains are operated by Ltd Valley Rail.",
+            "Trains are operated by Valley Rail Ltd.",
+        ),
+        (
+            "The cost was approved by Sayed Al-Fatima in October.",
+            "The cost was approved by Fatima Al-Sayed in October.",
+        ),
+        ("I love trips to City New York.", "I love trips to New York City."),
+    ],
+)
+def test_reordered_name_words_are_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+    assert _verdict(evidence, evidence) == "supported"
+
+
+def test_coordinated_names_may_still_be_reordered() -> None:
+    ev = "The budget was reviewed by Maria Lopez and Tom Becker."
+    assert _verdict("The budget was reviewed by Tom Becker and Maria Lopez.", ev) == "supported"
