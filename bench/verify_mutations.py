@@ -198,6 +198,10 @@ _NOT_ITEM = frozenset(
 _ORDERED = re.compile(r"\b(respectively|between|from|followed|then|before|after|first|ratio|vs|versus|minus|divided)\b", re.I)
 
 
+_OPENERS = frozenset(["the", "a", "an", "of", "in", "on", "for", "by", "to", "from", "at", "as", "include", "includes", "including", "both", "like", "are", "is", "were", "was"])
+_FOLLOWERS = frozenset(["is", "are", "was", "were", "must", "may", "can", "should", "will", "have", "has", "had", "in", "on", "at", "for", "to", "from", "by", "of", "that", "which", "who"])
+
+
 def m_reorder(s: str) -> str | None:
     if _ORDERED.search(s):
         return None
@@ -210,6 +214,15 @@ def m_reorder(s: str) -> str | None:
             continue
         if m.start() == 0 and items[0][0].isupper() and not all(i[0].isupper() for i in items[1:]):
             continue
+        before = s[: m.start()].rstrip()
+        prev = re.findall(r"[\w']+$|[,:;(]$", before)
+        after = re.match(r"\s*([\w']+|[,.;:)!?]|$)", s[m.end():])
+        nxt = after.group(1).lower() if after else ""
+        names = all(item[0].isupper() for item in items)
+        if before and not names and not (prev and (prev[0].lower() in _OPENERS or prev[0] in ",:;(")):
+            continue  # "late nights and edits": an adjective may scope over both items
+        if nxt and not names and nxt not in _FOLLOWERS and nxt[0].isalnum():
+            continue  # "thymus cells and lymphnode cells", "hand over": not whole items
         swapped = items[1:] + items[:1] if len(items) > 2 else items[::-1]
         joined = (", ".join(swapped[:-1]) + ("," if len(items) > 2 and ", " + m.group("conj") in m.group(0) else "")
                   + f" {m.group('conj')} {swapped[-1]}")
@@ -282,8 +295,19 @@ def _converted(m: re.Match[str], prefer_up: bool) -> str | None:
     return None
 
 
+_COMPOUND = re.compile(r"\b(\d+) (hours?|minutes?) (?:and )?(\d+) (minutes?|seconds?)\b")
+
+
 def m_unit(s: str) -> str | None:
+    c = _COMPOUND.search(s)
+    if c:  # "1 hour 15 minutes" -> "75 minutes"
+        big, small = _UNITS[c.group(2)][1], _UNITS[c.group(4)][1]
+        total = (int(c.group(1)) * big + int(c.group(3)) * small) / small
+        return s[: c.start()] + f"{total} {c.group(4).rstrip('s')}s" + s[c.end():]
     for m in _QTY.finditer(s):
+        follow = s[m.end(): m.end() + 12]
+        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow):
+            continue  # part of a compound ("3 minutes 40 seconds") or a unit of its own ("GB-month")
         new = _converted(m, prefer_up=True) or _converted(m, prefer_up=False)
         if new:
             return s[: m.start()] + new + s[m.end():]
@@ -316,7 +340,12 @@ _VERSIONISH = re.compile(r"\b(version|v|step|room|visit|line|section|clause|arti
 
 
 def m_numword(s: str) -> str | None:
+    if _LABEL.match(s):
+        return None
     m = _NUMBER_WORD.search(s)
+    if m and (s[m.start() - 1: m.start()] == "-" or s[m.end(): m.end() + 1] == "-"
+              or re.match(r"\s+(?:of|third|half|quarter)\b", s[m.end():])):
+        m = None
     if m and not re.match(r"\s*(?:-|hundred|thousand|million|percent|o'clock|" + "|".join(_MONTHS) + ")", s[m.end():]):
         digit = str(_WORDS.index(m.group(1).lower()))
         return s[: m.start()] + digit + s[m.end():]
@@ -391,7 +420,9 @@ def m_inflect(s: str) -> str | None:
         if sing is None or (i == 1 and (words[0].lower() in _NOT_ITEM or words[0].endswith("s"))):
             continue
         low = verb.lower()
-        if low in _MODALS:
+        if not verb.islower() or "'" in noun + verb or "’" in noun + verb:
+            return None
+        if low in _MODALS or low == "cannot":
             new_verb = low
         elif low in _AGREE:
             new_verb = _AGREE[low]
@@ -413,7 +444,12 @@ def m_paren(s: str) -> str | None:
     return s[: m.start()] + s[m.end():] if m else None
 
 
+_LABEL = re.compile(r"\s*\(?(?:\d+|[a-z])\)\s")
+
+
 def m_punct(s: str) -> str | None:
+    if _LABEL.match(s):
+        return None  # "(2) ..." : an enumeration label, which markdown around it hides
     body = s.rstrip(".:;!")
     if body == s:
         return f"{s}."
@@ -488,7 +524,7 @@ def c_roles(s: str) -> str | None:
         return None
     a, b = distinct[0], distinct[1]
     between = s[a.end(): b.start()]
-    if re.fullmatch(r",? (and|or) |, ", between):
+    if re.fullmatch(r"(?:, |,? (?:and|or) )(?:[A-Z][\w-]*(?:, |,? (?:and|or) ))*", between):
         return None  # coordinated names: swapping them keeps the meaning
     return s[: a.start()] + b.group(1) + between + a.group(1) + s[b.end():]
 
@@ -548,6 +584,95 @@ def c_antonym(s: str) -> str | None:
     return None
 
 
+_CELSIUS = re.compile(r"(-?\d+(?:\.\d+)?) ?°C\b")
+
+
+def m_fahrenheit(s: str) -> str | None:
+    m = _CELSIUS.search(s)
+    if not m:
+        return None
+    f = Fraction(m.group(1)) * Fraction(9, 5) + 32
+    text = _fmt(f) if f >= 0 else None
+    return s[: m.start()] + f"{text} °F" + s[m.end():] if text else None
+
+
+def m_percent(s: str) -> str | None:
+    m = re.search(r"(\d)%", s)
+    return s[: m.start() + 1] + " percent" + s[m.end():] if m else None
+
+
+def m_article(s: str) -> str | None:
+    m = re.search(r"(?<=\w )the (?=[a-z])", s)
+    return s[: m.start()] + s[m.end():] if m else None
+
+
+def m_oxford(s: str) -> str | None:
+    m = re.search(r"(\w+, [\w ]+?)(,?) (and|or) ", s)
+    if not m or len(m.group(1).split()) > 6:
+        return None
+    comma = "" if m.group(2) else ","
+    return s[: m.start()] + m.group(1) + comma + f" {m.group(3)} " + s[m.end():]
+
+
+_CONTRACT = {"do not": "don't", "does not": "doesn't", "is not": "isn't", "are not": "aren't",
+             "cannot": "can't", "will not": "won't", "was not": "wasn't", "must not": "mustn't",
+             "should not": "shouldn't", "has not": "hasn't", "have not": "haven't"}
+_CONTRACT_RE = re.compile(r"\b(" + "|".join(_CONTRACT) + r")\b")
+
+
+def m_contraction(s: str) -> str | None:
+    m = _CONTRACT_RE.search(s)
+    return s[: m.start()] + _CONTRACT[m.group(1)] + s[m.end():] if m else None
+
+
+_SPELLING = re.compile(r"\b(\w{3,})(is|iz)(e|ed|es|ing|ation|ations)\b|\b(\w{3,})(our)\b|\b(cent|met|lit)(re|res)\b")
+
+
+def m_spelling(s: str) -> str | None:
+    """British and American spellings (-ise/-ize, -our/-or, -re/-er)."""
+    m = next((m for m in _SPELLING.finditer(s) if m.group(0).islower()), None)
+    if not m:
+        return None
+    if m.group(2):
+        new = m.group(1) + ("iz" if m.group(2) == "is" else "is") + m.group(3)
+    elif m.group(5):
+        if m.group(4).lower() in ("y", "f", "h", "your", "hour", "four", "tour", "pour", "flour", "sour", "our", "dour"):
+            return None
+        new = m.group(4) + "or"
+    else:
+        new = m.group(6) + ("er" if m.group(7) == "re" else "ers")
+    if m.group(0).lower() in ("rise", "wise", "raise", "noise", "praise", "promise", "premise", "exercise", "advise",
+                              "devise", "revise", "supervise", "televise", "surprise", "compromise", "expertise",
+                              "franchise", "merchandise", "otherwise", "precise", "concise"):
+        return None
+    return s[: m.start()] + new + s[m.end():]
+
+
+_CLOCK = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)\b(?! ?[ap]\.?m)")
+
+
+def m_clock(s: str) -> str | None:
+    m = _CLOCK.search(s)
+    if not m or "-" in s[max(0, m.start() - 1): m.end() + 1] or "–" in s[max(0, m.start() - 1): m.end() + 1]:
+        return None
+    h, mi = int(m.group(1)), m.group(2)
+    if h == 0 or h == 12:
+        return None
+    suffix = "pm" if h > 12 else "am"
+    text = f"{h % 12}:{mi} {suffix}" if mi != "00" else f"{h % 12} {suffix}"
+    return s[: m.start()] + text + s[m.end():]
+
+
+def m_thousands(s: str) -> str | None:
+    m = re.search(r"(?<![\w.,:/-])(\d{1,3}),(\d{3})(?![\d,.])", s)
+    if m:
+        return s[: m.start()] + m.group(1) + m.group(2) + s[m.end():]
+    m = re.search(r"(?<![\w.,:/-])(\d{1,2})(\d{3})(?![\w.,:/])", s)
+    if m and not (1900 <= int(m.group(0)) <= 2100):
+        return s[: m.start()] + f"{m.group(1)},{m.group(2)}" + s[m.end():]
+    return None
+
+
 def m_verbatim(s: str) -> str | None:
     return s
 
@@ -562,6 +687,14 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "inflection": m_inflect,
     "parenthesis-dropped": m_paren,
     "punctuation": m_punct,
+    "fahrenheit": m_fahrenheit,
+    "percent-word": m_percent,
+    "article-dropped": m_article,
+    "serial-comma": m_oxford,
+    "contraction": m_contraction,
+    "spelling": m_spelling,
+    "clock-12h": m_clock,
+    "thousands-separator": m_thousands,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,

@@ -142,3 +142,97 @@ def test_reordered_name_words_are_not_supported(claim: str, evidence: str) -> No
 def test_coordinated_names_may_still_be_reordered() -> None:
     ev = "The budget was reviewed by Maria Lopez and Tom Becker."
     assert _verdict("The budget was reviewed by Tom Becker and Maria Lopez.", ev) == "supported"
+
+
+def test_a_label_keeps_its_value() -> None:
+    ev = "Maintainer: Platform team (lead: Oskar Lindqvist)."
+    assert _verdict("Maintainer: Oskar Lindqvist team (lead: Platform).", ev) != "supported"
+    assert _verdict(ev, ev) == "supported"
+    lst = "Maintainers: Chen Wei (release manager), Olga Petrova (QA lead)."
+    assert _verdict("Maintainers: Olga Petrova (QA lead), Chen Wei (release manager).", lst) == "supported"
+
+
+# --- recall 1: number agreement — irregular plurals, "-eed" words, do/does.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("A wrapped loaf keeps for up to 5 days.", "Wrapped loaves keep for up to 5 days."),
+        ("A pumpkin seed was replaced by a sunflower seed.", "Pumpkin seeds were replaced by sunflower seeds."),
+        ("A folding bicycle does not need to be booked.", "Folding bicycles do not need to be booked."),
+        ("A child needs a signed form.", "Children need a signed form."),
+        ("The request exceeds 1 MB.", "Requests exceed 1 MB."),
+        ("The board agreed the budget.", "The board agreed the budget."),
+        ("An analysis was repeated twice.", "Analyses were repeated twice."),
+    ],
+)
+def test_number_agreement_is_near_verbatim(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+def test_an_irregular_plural_still_needs_its_own_noun() -> None:
+    assert _verdict("A wrapped loaf keeps for up to 5 days.", "Wrapped knives keep for up to 5 days.") != "supported"
+    assert _verdict("A seed was replaced.", "A see was replaced.") != "supported"
+
+
+# --- recall 2: exact equivalences of the written form — "every hour" = "every 60 minutes",
+# prices per data/mass unit, contractions, British/American spelling, "first" without
+# its article.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("On Saturdays trains run every hour from 07:10 to 21:10.", "On Saturdays trains run every 60 minutes from 07:10 to 21:10."),
+        ("Backups run every day at 02:00.", "Backups run every 24 hours at 02:00."),
+        ("Transfer between regions costs $20 per TB.", "Transfer between regions costs $0.02 per GB."),
+        ("Flour costs €1,200 per tonne.", "Flour costs €1.20 per kg."),
+        ("Request bodies mustn't exceed 1 MB.", "Request bodies must not exceed 1 MB."),
+        ("Quizzes can't be submitted late.", "Quizzes cannot be submitted late."),
+        ("Participants aren't told which treatment they receive.", "Participants are not told which treatment they receive."),
+        ("A total of 360 participants will be randomized.", "A total of 360 participants will be randomised."),
+        ("The centre is closed for labor day.", "The center is closed for labour day."),
+        ("The fee is capped for first 2 years.", "The fee is capped for the first 2 years."),
+    ],
+)
+def test_exact_equivalences_of_the_written_form(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Trains run every hour.", "Trains run every 30 minutes."),
+        ("Transfer costs $20 per TB.", "Transfer costs $0.02 per MB."),
+        ("Transfer costs $20 per TB.", "Transfer costs $20 per month."),
+        ("Storage costs $0.02 per GB.", "Storage costs $0.02 per GB-month for archives and $0.05 per GB."),
+        ("Request bodies mustn't exceed 1 MB.", "Request bodies must exceed 1 MB."),
+        ("Quizzes can't be submitted late.", "Quizzes can be submitted late."),
+        ("The fee is capped for first 3 years.", "The fee is capped for the first 2 years."),
+    ],
+)
+def test_the_equivalences_keep_their_values(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+# --- recall 3: a sentence with a code span copied whole; a verbatim copy is never
+# contradicted by another span.
+
+
+def test_a_sentence_with_its_code_span_copied_whole_is_supported() -> None:
+    ev = "1. Drain traffic from eu-west-1 with `pgwctl drain --region eu-west-1`.\n2. Promote the standby."
+    assert _verdict("Drain traffic from eu-west-1 with `pgwctl drain --region eu-west-1`.", ev) == "supported"
+    assert _verdict("Drain traffic from eu-west-2 with `pgwctl drain --region eu-west-1`.", ev) != "supported"
+    assert _verdict("Drain traffic from eu-west-1 with `pgwctl drain --region eu-west-2`.", ev) != "supported"
+
+
+def test_a_verbatim_copy_is_never_contradicted() -> None:
+    ev = (
+        "The principal amount is EUR 240,000.\n\n| Item | Amount |\n|---|---|\n"
+        "| Arrangement fee | EUR 2,400 (1% of the principal) |\n"
+    )
+    assert _verdict("The principal amount is EUR 240,000.", ev) == "supported"
+    assert _verdict("The principal amount is EUR 250,000.", ev) != "supported"
+    pages = "Convert a PDF file to an HTML file:\n\n`pdftohtml a.pdf`\n\nConvert a PDF file to an XML file:\n\n`pdftohtml -xml a.pdf`\n"
+    assert _verdict("Convert a PDF file to an XML file.", pages) == "supported"

@@ -5,7 +5,10 @@ were reordered ("Sayed Al-Fatima" for "Fatima Al-Sayed", "Ltd Valley Rail" for "
 Rail Ltd", "City New York") was accounted for. Here a run of two or more capitalised
 words of the claim (a name; the claim's first word aside, capitalised as a sentence
 start) must stand in the evidence as the same run, word after word; a run whose words
-are not all in the evidence is left to the rest of the account.
+are not all in the evidence is left to the rest of the account. Likewise a label and its
+value ("lead: Oskar Lindqvist", "Maintainer: Platform team"): a claim that writes
+"label: X" where the evidence writes the same label with another value after its colon
+is not accounted ("Maintainer: Oskar Lindqvist team (lead: Platform)").
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Sequence
 
 from cairn.answer.tokens import AccountToken, _same
 
-__all__ = ["name_order"]
+__all__ = ["label_values", "name_order"]
 
 
 def _capitalised(t: AccountToken) -> bool:
@@ -49,3 +52,38 @@ def name_order(claim: Sequence[AccountToken], ev: Sequence[AccountToken]) -> str
         ):
             return f"the name {' '.join(t.text for t in run)!r} is written otherwise in the evidence"
     return None
+
+
+def label_values(claim: Sequence[AccountToken], ev: Sequence[AccountToken]) -> str | None:
+    """A description of the first "label: value" of ``claim`` whose label stands in
+    ``ev`` before a colon but never with that value right after it, else ``None``."""
+    for i in range(len(claim) - 2):
+        label, colon, value = claim[i], claim[i + 1], claim[i + 2]
+        if label.kind != "w" or colon.kind != "p" or colon.key != ":" or value.kind == "p":
+            continue
+        labelled = [
+            k
+            for k in range(len(ev) - 2)
+            if _same(label, ev[k]) and ev[k + 1].kind == "p" and ev[k + 1].key == ":"
+        ]
+        if labelled and not any(any(_same(value, e) for e in _segment(ev, k + 2)) for k in labelled):
+            return f"the evidence gives another value after {label.text!r}:"
+    return None
+
+
+def _segment(ev: Sequence[AccountToken], k: int) -> list[AccountToken]:
+    """The value after a label's colon: up to the end of its sentence or clause, or the
+    parenthesis that holds the label ("(lead: Oskar Lindqvist)")."""
+    out: list[AccountToken] = []
+    depth = 0
+    for e in ev[k:]:
+        if e.kind == "p" and e.key in ".;":
+            break
+        if e.kind == "p" and e.key in "(（":
+            depth += 1
+        elif e.kind == "p" and e.key in ")）":
+            depth -= 1
+            if depth < 0:
+                break
+        out.append(e)
+    return out

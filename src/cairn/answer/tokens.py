@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from cairn.answer.glued import glued_pieces
+from cairn.answer.inflect import expand_contractions, word_stem
 from cairn.answer.normalise import (
     _CJK_UNIT_RE,
     _CJK_UNITS,
@@ -22,7 +23,6 @@ from cairn.answer.normalise import (
 )
 from cairn.answer.rates import with_rates
 from cairn.text.cjk import has_cjk
-from cairn.text.stem import light_stem
 from cairn.text.tokens import Token, tokenize
 
 # --------------------------------------------------------------------------- tokens
@@ -132,8 +132,10 @@ def _word_key(norm: str) -> tuple[str, str]:
         return "have", "have"
     if norm in ("cannot", "can't"):
         return "cannot", "cannot"
+    if norm in ("do", "does"):  # agreement only: "bicycles do not" = "a bicycle does not"
+        return "do", "do"
     norm = _SAME_WORD.get(norm, norm)
-    return norm, light_stem(norm)
+    return norm, word_stem(norm)
 
 
 #: Exact, declared equivalences: spelling variants of one word, never near-synonyms.
@@ -186,7 +188,7 @@ def _latin_plain(text: str, out: list[AccountToken]) -> None:
         if t.norm == "°":  # a stray degree sign
             i += 1
             continue
-        if t.norm in _ORDINAL_AFTER_THE and out and out[-1].kind == "w" and out[-1].key == "the":
+        if t.norm in _ORDINAL_AFTER_THE and out and out[-1].kind == "w" and _ordinal_lead(out[-1].key, t.norm):
             # "the first floor" is "the 1st floor" ("first" alone may be an adverb and
             # "second" a unit, so only after "the").
             out.append(AccountToken(f"n:{_ORDINAL_AFTER_THE[t.norm]}", t.raw, "n"))
@@ -204,6 +206,13 @@ def _latin_plain(text: str, out: list[AccountToken]) -> None:
 _AM_PM_RE = re.compile(r"\s?([ap])\.?m\.?(?![a-z])", re.IGNORECASE)
 
 _ORDINAL_AFTER_THE = {"first": 1, "second": 2}
+
+
+def _ordinal_lead(prev: str, word: str) -> bool:
+    """"the first floor" is "the 1st floor", and so is "first" right after a preposition
+    ("for first 12 months", as a claim may drop the article); "second" only after "the"
+    (it is a unit too)."""
+    return prev == "the" or (word == "first" and prev in _PREPOSITIONS)
 
 _SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9}
 
@@ -426,12 +435,27 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
     """The account tokens of ``text`` (dates normalised, numbers and quantities keyed)."""
     text = normalise_dates(text)
     out: list[AccountToken] = []
+    if not has_cjk(text):
+        text = expand_contractions(text)
     if has_cjk(text):
         _cjk_tokens(text, out)
     else:
         _latin_tokens(text, out)
-        return with_rates(tuple(_one_period(out)), AccountToken)
+        return _every_unit(with_rates(tuple(_one_period(out)), AccountToken))
     return tuple(out)
+
+
+def _every_unit(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
+    """"every hour" is "every 60 minutes": a bare time unit after "every" or "each" (not
+    a rate, which :func:`with_rates` has keyed already) is one of that unit."""
+    res = list(toks)
+    for i in range(1, len(res)):
+        t, lead = res[i], res[i - 1]
+        if t.kind == "w" and lead.kind == "w" and lead.key in ("every", "each"):
+            spec = _UNIT_TABLE.get(t.key)
+            if spec is not None and spec[0] == "time":
+                res[i] = AccountToken(quantity_key(spec[0], spec[1]), t.text, "n")
+    return tuple(res)
 
 
 _PERIOD_LEADS = frozenset(["first", "next", "last", "past"])
