@@ -673,6 +673,92 @@ def m_thousands(s: str) -> str | None:
     return None
 
 
+_CLAUSES = re.compile(r"^(?P<a>[A-Z][^;,]{8,}?)(?P<sep>; |, and |, while )(?P<b>[a-z][^;]{8,}?)(?P<end>[.!]?)$")
+
+
+def m_clause_swap(s: str) -> str | None:
+    """"A does X; B does Y." -> "B does Y; A does X." (two full clauses, each with its own subject)."""
+    m = _CLAUSES.match(s)
+    if not m or re.search(r"\b(it|they|this|then|so|therefore|but|respectively|them|its|their)\b", m.group("b"), re.I):
+        return None
+    a, b = m.group("a"), m.group("b")
+    if len(a.split()) < 3 or len(b.split()) < 3 or a.split()[0].lower() in _NOT_ITEM - {"the", "a", "an"}:
+        return None
+    first = a.split()[0]
+    a_low = a if first.isupper() or (len(first) > 1 and first[1:].lower() != first[1:]) or _is_name(first) else a[0].lower() + a[1:]
+    return b[0].upper() + b[1:] + m.group("sep") + a_low + m.group("end")
+
+
+def _is_name(word: str) -> bool:
+    return word[:1].isupper() and word.lower() not in _NOT_ITEM and word not in ("The", "A", "An", "All", "Each", "Every")
+
+
+_YEARS = re.compile(r"\b(\d{1,2}) (years?)\b")
+
+
+def m_months(s: str) -> str | None:
+    """"5 years" -> "60 months"."""
+    m = _YEARS.search(s)
+    if not m or re.search(r"(?:aged?|old|over|under)\s*$", s[: m.start()]) or re.match(r"\s*(?:old|of age)\b", s[m.end():]):
+        return None
+    return s[: m.start()] + f"{int(m.group(1)) * 12} months" + s[m.end():]
+
+
+def m_million(s: str) -> str | None:
+    m = re.search(r"(?<![\w.,])(\d{1,3}),(\d{3}),000(?![\d,.])", s)
+    if not m:
+        return None
+    value = Fraction(int(m.group(1) + m.group(2)), 1000)
+    text = _fmt(value)
+    return s[: m.start()] + f"{text} million" + s[m.end():] if text else None
+
+
+_ABBREV = {"January": "Jan", "February": "Feb", "March": "Mar", "April": "Apr", "August": "Aug",
+           "September": "Sept", "October": "Oct", "November": "Nov", "December": "Dec"}
+
+
+def m_month_abbrev(s: str) -> str | None:
+    m = re.search(r"\b(\d{1,2}) (" + "|".join(_ABBREV) + r") (\d{4})\b", s)
+    if m:
+        return s[: m.start()] + f"{m.group(1)} {_ABBREV[m.group(2)]} {m.group(3)}" + s[m.end():]
+    return None
+
+
+_ORD_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh",
+              8: "eighth", 9: "ninth", 10: "tenth"}
+
+
+def m_ordinal(s: str) -> str | None:
+    """"the 3rd floor" <-> "the third floor"; "1 March 2026" -> "the 1st of March 2026"."""
+    m = re.search(r"\b(\d{1,2})(st|nd|rd|th)\b", s)
+    months = "|".join(_MONTHS)
+    if (m and int(m.group(1)) in _ORD_WORDS and not re.search(r"\b(?:" + months + r")\s*$", s[: m.start()])
+            and not re.match(r"\s+(?:of\s+)?(?:" + months + ")", s[m.end():])):
+        return s[: m.start()] + _ORD_WORDS[int(m.group(1))] + s[m.end():]
+    m = re.search(r"\bthe (" + "|".join(v for k, v in _ORD_WORDS.items() if k > 2) + r")\b", s)
+    if m:
+        n = next(k for k, v in _ORD_WORDS.items() if v == m.group(1))
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+        return s[: m.start()] + f"the {n}{suffix}" + s[m.end():]
+    return None
+
+
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def m_numword_compound(s: str) -> str | None:
+    """25 -> "twenty-five" (counts of things, not measures with a unit symbol)."""
+    for m in re.finditer(r"(?<![\w.,:/$€£#-])([2-9]\d)(?![\w.,:/%°-]|\.\d)", s):
+        n = int(m.group(1))
+        if _VERSIONISH.search(s[: m.start()]) or re.match(r"\s*(?:am|pm|%|st|nd|rd|th)\b", s[m.end():]):
+            continue
+        if re.search(r"\b(?:" + "|".join(_MONTHS) + r")\s*$", s[: m.start()]) or re.match(r"\s+(?:" + "|".join(_MONTHS) + ")", s[m.end():]):
+            continue
+        word = _TENS[n // 10] + ("-" + _WORDS[n % 10] if n % 10 else "")
+        return s[: m.start()] + (word.capitalize() if m.start() == 0 else word) + s[m.end():]
+    return None
+
+
 def m_verbatim(s: str) -> str | None:
     return s
 
@@ -695,6 +781,12 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "spelling": m_spelling,
     "clock-12h": m_clock,
     "thousands-separator": m_thousands,
+    "clause-swap": m_clause_swap,
+    "years-months": m_months,
+    "million": m_million,
+    "month-abbrev": m_month_abbrev,
+    "ordinal": m_ordinal,
+    "number-word-compound": m_numword_compound,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,

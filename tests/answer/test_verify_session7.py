@@ -236,3 +236,40 @@ def test_a_verbatim_copy_is_never_contradicted() -> None:
     assert _verdict("The principal amount is EUR 250,000.", ev) != "supported"
     pages = "Convert a PDF file to an HTML file:\n\n`pdftohtml a.pdf`\n\nConvert a PDF file to an XML file:\n\n`pdftohtml -xml a.pdf`\n"
     assert _verdict("Convert a PDF file to an XML file.", pages) == "supported"
+
+
+# --- recall 4: coordinated parts in another order — participle clauses sharing their
+# subject, "both ... and", a particle before "and".
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "The report was written by Ana Silva and reviewed by Tom Becker.",
+            "The report was reviewed by Tom Becker and written by Ana Silva.",
+        ),
+        (
+            "Both the tenant and the landlord must sign the notice.",
+            "Both the landlord and the tenant must sign the notice.",
+        ),
+        ("Visitors must sign in and wear a badge.", "Visitors must wear a badge and sign in."),
+    ],
+)
+def test_coordinated_parts_in_another_order(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "The report was written by Tom Becker and reviewed by Ana Silva.",
+            "The report was reviewed by Tom Becker and written by Ana Silva.",
+        ),
+        ("Both the tenant and the landlord must sign the notice.", "The landlord must sign the notice."),
+        ("Visitors must sign in and wear a badge.", "Visitors must wear a badge."),
+    ],
+)
+def test_reordered_parts_keep_their_pairings(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"

@@ -321,7 +321,7 @@ def account(
     # team A and C supervises team B", though every word is there). Not for a list
     # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
     full = any(
-        kind not in ("ellipsis", "gap") and len(first.split()) >= 3 and "," not in first
+        kind not in ("ellipsis", "gap") and len(_words(first)) >= 3 and "," not in first
         for kind, (first, _s) in readings
     )
     if problem is None and not full:
@@ -350,6 +350,15 @@ def account(
         if all(found) and distinct_picks(found):
             return None
     return problem or "its clauses are not each in one clause of the evidence"
+
+
+def _words(part: str) -> list[str]:
+    """The words of a clause part but a leading "both"/"either" and articles ("Both the
+    tenant" is one item of "both ... and", no clause)."""
+    words = part.split()
+    if words and words[0].lower() in ("both", "either", "neither"):
+        words = words[1:]
+    return [w for w in words if w.lower() not in _ARTICLES]
 
 
 _GENERIC_MARKERS = frozenset(
@@ -479,6 +488,8 @@ def _account(
             continue
         verb = t.key not in _PREPOSITIONS
         prev, nxt = _neighbour(claim_all, i, -1), _neighbour(claim_all, i, 1)
+        if nxt is not None and _is_conj(nxt):
+            nxt = None  # a particle ("sign in and wear a badge") has no object to keep
         if verb:
             prev = None  # a verb's subject may stand far before it; its object may not
         right = _claim_group(claim_all, i, 1, item_only=not verb)

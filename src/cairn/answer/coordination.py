@@ -96,6 +96,11 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
         ) or (second[:1].islower() and _repeats_verb(first, second))
         if clause:
             out.append(("clause", (first, second)))
+        participle = _participle_subject(first, second)
+        if participle is not None:
+            # "The report was written by A and reviewed by B": "The report was reviewed by B".
+            out.append(("participle", (first, f"{participle} {second}")))
+            continue
         # A second part without a verb of its own: "... and the landlord for major
         # repairs" ("the landlord pays for major repairs").
         gapped = _gapped(first, second)
@@ -175,4 +180,24 @@ def _gapped(first: str, second: str) -> str | None:
                 verb = verb[: len(verb) - m]
                 return " ".join(words[: j - m] + verb + words[j - m :])
         return None
+    return None
+
+
+_PARTICIPLE_RE = re.compile(r"^[a-z]+(?:ed|en|wn|ne|lt|pt|nt|ught)$")
+
+
+def _participle_subject(first: str, second: str) -> str | None:
+    """The subject and auxiliary a second participle shares with the first part ("The
+    report was" for "The report was written by A" and "reviewed by B"), or None (session
+    7: the two participle clauses may come in the other order)."""
+    head = second.split(" ", 1)[0]
+    if not _PARTICIPLE_RE.match(head) or " by " not in f" {second} ":
+        return None
+    fw = first.split()
+    for i in range(1, len(fw) - 1):
+        if fw[i].lower() in _AUX_WORDS:
+            j = i + 1 if fw[i + 1].lower() != "been" else i + 2
+            if j < len(fw) and _PARTICIPLE_RE.match(fw[j]):
+                return " ".join(fw[:j])
+            return None
     return None
