@@ -188,9 +188,9 @@ def _latin_plain(text: str, out: list[AccountToken]) -> None:
         if t.norm == "°":  # a stray degree sign
             i += 1
             continue
-        if t.norm in _ORDINAL_AFTER_THE and out and out[-1].kind == "w" and _ordinal_lead(out[-1].key, t.norm):
-            # "the first floor" is "the 1st floor" ("first" alone may be an adverb and
-            # "second" a unit, so only after "the").
+        if t.norm in _ORDINAL_AFTER_THE and _ordinal_lead(
+            out[-1] if out else None, t.norm, i + 1 < n and toks[i + 1].kind == "word"
+        ):
             out.append(AccountToken(f"n:{_ORDINAL_AFTER_THE[t.norm]}", t.raw, "n"))
             i += 1
             continue
@@ -208,11 +208,21 @@ _AM_PM_RE = re.compile(r"\s?([ap])\.?m\.?(?![a-z])", re.IGNORECASE)
 _ORDINAL_AFTER_THE = {"first": 1, "second": 2}
 
 
-def _ordinal_lead(prev: str, word: str) -> bool:
-    """"the first floor" is "the 1st floor", and so is "first" right after a preposition
-    ("for first 12 months", as a claim may drop the article); "second" only after "the"
-    (it is a unit too)."""
-    return prev == "the" or (word == "first" and prev in _PREPOSITIONS)
+def _ordinal_lead(prev: AccountToken | None, word: str, before_word: bool) -> bool:
+    """Whether "first"/"second" is the ordinal ("the first floor" is "the 1st floor").
+    "first" always is (a claim may drop the article: "Output first 5 lines"; as an
+    adverb it reads the same on both sides); "second" is a unit too ("within a second",
+    "per second", "1 second"), so it is the ordinal after "the", and after "a" or a
+    preposition other than "per" when a word follows ("a second group", "on second
+    occasion")."""
+    if word == "first":
+        return True
+    if prev is None or prev.kind != "w":
+        return False
+    return prev.key == "the" or (
+        before_word and (prev.key in ("a", "an") or prev.key in _PREPOSITIONS) and prev.key != "per"
+    )
+
 
 _SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9}
 
