@@ -55,7 +55,7 @@ from cairn.answer import Claim, EvidenceSpan, verify_claims  # noqa: E402
 
 NOTES = ROOT / "bench" / "verify_set" / "notes"
 SHARED = ROOT.parent / "shared"
-SOURCES = ("notes", "medline", "cranfield", "locomo", "tldr")
+SOURCES = ("notes", "medline", "cranfield", "locomo", "tldr")  # "notes" includes its CJK sentences
 PRESERVE_GOAL = 0.95
 
 
@@ -92,12 +92,22 @@ def _prose(line: str) -> Iterator[str]:
             yield sent
 
 
+def _cjk_prose(line: str) -> Iterator[str]:
+    line = _LIST_MARK.sub("", line.strip())
+    if not line or line.startswith(("#", "|", ">", "```")) or not _CJK.search(line):
+        return
+    for sent in re.split(r"(?<=[。！？])", line):
+        if len(sent.strip()) >= 8:
+            yield sent.strip()
+
+
 def note_sentences() -> list[Sentence]:
     out = []
     for path in sorted(NOTES.glob("*.md")):
         text = path.read_text(encoding="utf-8")
         for line in text.splitlines():
             out += [Sentence("notes", path.name, s, text) for s in _prose(line)]
+            out += [Sentence("notes-cjk", path.name, s, text) for s in _cjk_prose(line)]
     return out
 
 
@@ -759,6 +769,85 @@ def m_numword_compound(s: str) -> str | None:
     return None
 
 
+_HYPHEN_QTY = re.compile(r"\b(\d+(?:\.\d+)?)-(second|minute|hour|day|week)\b")
+_HYPHEN_TARGETS = {"second": ("minute",), "minute": ("hour", "second"), "hour": ("minute", "day"),
+                   "day": ("hour", "week"), "week": ("day",)}
+
+
+def m_unit_hyphen(s: str) -> str | None:
+    """"a 2-hour course" -> "a 120-minute course"; "a 30-minute break" -> "a 0.5-hour break"."""
+    m = _HYPHEN_QTY.search(s)
+    if not m:
+        return None
+    value = Fraction(m.group(1)) * _UNITS[m.group(2)][1]
+    for target in _HYPHEN_TARGETS[m.group(2)]:
+        text = _fmt(value / _UNITS[target][1])
+        if text:
+            return s[: m.start()] + f"{text}-{target}" + s[m.end():]
+    return None
+
+
+def m_unit_down(s: str) -> str | None:
+    """Another exact conversion, into the smaller unit ("4.5 metres" -> "450 cm" style)."""
+    for m in _QTY.finditer(s):
+        follow = s[m.end(): m.end() + 12]
+        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow):
+            continue
+        up = _converted(m, prefer_up=True)
+        down = _converted(m, prefer_up=False)
+        if down and down != up:
+            return s[: m.start()] + down + s[m.end():]
+    return None
+
+
+_CJK_CONV = {"小时": ("分钟", 60), "分钟": ("小时", Fraction(1, 60)), "天": ("小时", 24), "年": ("个月", 12),
+             "米": ("厘米", 100), "厘米": ("米", Fraction(1, 100)), "公斤": ("克", 1000), "千克": ("克", 1000),
+             "克": ("公斤", Fraction(1, 1000)), "升": ("毫升", 1000), "毫升": ("升", Fraction(1, 1000)),
+             "時間": ("分", 60), "分": ("時間", Fraction(1, 60)), "週間": ("日間", 7), "日間": ("時間", 24),
+             "kg": ("g", 1000), "L": ("mL", 1000)}
+_CJK_QTY = re.compile(r"(\d+(?:\.\d+)?)\s?(" + "|".join(sorted(map(re.escape, _CJK_CONV), key=len, reverse=True)) + r")(?![\w])")
+
+
+def m_cjk_unit(s: str) -> str | None:
+    """CJK quantities converted exactly: 2小时 -> 120分钟, 30厘米 -> 0.3米, 8.5 kg -> 8500 g."""
+    if not _CJK.search(s):
+        return None
+    for m in _CJK_QTY.finditer(s):
+        if m.group(2) == "分" and re.match(r"\d", s[m.end():m.end() + 1] or "x"):
+            continue
+        unit, factor = _CJK_CONV[m.group(2)]
+        text = _fmt(Fraction(m.group(1)) * factor)
+        if text:
+            return s[: m.start()] + text + (" " if " " in m.group(0) else "") + unit + s[m.end():]
+    return None
+
+
+_CJK_NUMS = {"两": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
+
+
+def m_cjk_number(s: str) -> str | None:
+    """CJK numerals before a counter and digits: 两起 <-> 2起, 3次 -> 三次."""
+    if not _CJK.search(s):
+        return None
+    m = re.search(r"(?<![\d一二三四五六七八九十百千万两])([两三四五六七八九])(?=[个次起名人天年周日台件条])", s)
+    if m:
+        return s[: m.start()] + _CJK_NUMS[m.group(1)] + s[m.end():]
+    m = re.search(r"(?<![\d.,])([2-9])(?=[个次起名人台件条])", s)
+    if m:
+        word = {v: k for k, v in _CJK_NUMS.items()}[m.group(1)]
+        return s[: m.start()] + word + s[m.end():]
+    return None
+
+
+def c_cjk_number(s: str) -> str | None:
+    if not _CJK.search(s):
+        return None
+    m = re.search(r"(?<![\d.,:])(\d+)(?![\d.,:])", s)
+    if not m or re.search(r"20\d\d年?$", s[: m.end()]):
+        return None
+    return s[: m.start()] + str(int(m.group(1)) + 1) + s[m.end():]
+
+
 def m_verbatim(s: str) -> str | None:
     return s
 
@@ -787,6 +876,10 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "month-abbrev": m_month_abbrev,
     "ordinal": m_ordinal,
     "number-word-compound": m_numword_compound,
+    "unit-hyphenated": m_unit_hyphen,
+    "unit-conversion-down": m_unit_down,
+    "cjk-unit": m_cjk_unit,
+    "cjk-number": m_cjk_number,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -796,7 +889,12 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "unit-changed": c_unit,
     "quantifier": c_quantifier,
     "antonym": c_antonym,
+    "cjk-number-changed": c_cjk_number,
 }
+
+
+#: Mutations that apply to CJK sentences as well as to the others.
+_ANY_SCRIPT = frozenset(["verbatim", "punctuation"])
 
 
 def variants(sentences: list[Sentence]) -> list[Variant]:
@@ -804,6 +902,11 @@ def variants(sentences: list[Sentence]) -> list[Variant]:
     for sent in sentences:
         for table, preserving in ((PRESERVING, True), (CHANGING, False)):
             for name, mutate in table.items():
+                cjk = sent.source == "notes-cjk"
+                if (cjk and not name.startswith("cjk-") and name not in _ANY_SCRIPT) or (
+                    not cjk and name.startswith("cjk-")
+                ):
+                    continue
                 claim = mutate(sent.text)
                 if claim is None or (claim == sent.text and name != "verbatim"):
                     continue

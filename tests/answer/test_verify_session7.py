@@ -273,3 +273,22 @@ def test_coordinated_parts_in_another_order(claim: str, evidence: str) -> None:
 )
 def test_reordered_parts_keep_their_pairings(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- recall 5: a later clause's subject pronoun; a dated title's event.
+
+
+def test_a_subject_pronoun_after_a_semicolon_reads_as_the_subject() -> None:
+    ev = "This SLA is version 3.2 and takes effect on 1 September 2026; it replaces version 3.1 of 1 February 2026."
+    assert _verdict("This SLA replaces version 3.1 of February 1, 2026.", ev) == "supported"
+    assert _verdict("This SLA replaces version 3.2 of February 1, 2026.", ev) != "supported"
+    assert _verdict("Version 3.1 replaces this SLA.", ev) != "supported"
+    assert _verdict("This SLA replaces version 3.1 of March 1, 2026.", ev) != "supported"
+
+
+def test_a_dated_title_says_when_its_event_happened() -> None:
+    ev = "# Postmortem: product search outage, 11 March 2026\n\nThe outage lasted 47 minutes."
+    assert _verdict("The product search outage happened on March 11, 2026.", ev) == "supported"
+    assert _verdict("The product search outage occurred on 11 March 2026.", ev) == "supported"
+    assert _verdict("The product search outage happened on March 12, 2026.", ev) != "supported"
+    assert _verdict("The checkout outage happened on 11 March 2026.", ev) != "supported"

@@ -45,7 +45,7 @@ import re
 from collections.abc import Sequence
 
 from cairn.answer.cjk_order import cjk_pairs
-from cairn.answer.coordination import clause_readings
+from cairn.answer.coordination import clause_readings, subject_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.name_order import label_values, name_order
@@ -304,6 +304,12 @@ def account(
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
     problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
+    if problem and not table:
+        # "This SLA is version 3.2 ...; it replaces version 3.1": the later clause's
+        # subject pronoun read as the sentence's subject.
+        for alt in subject_readings(evidence_text):
+            if _account(claim_text, alt, heading=heading, code_glue=code_glue) is None:
+                return None
     if table or _respective(claim_text) or _respective(evidence_text):
         return problem  # "respectively" pairs two lists by position: no clause reading
     readings = clause_readings(claim_text) if " and " in claim_text else ()
@@ -365,6 +371,7 @@ _GENERIC_MARKERS = frozenset(
     ["be:present", "must", "may", "can", "cannot", "should", "shall", "will", "need", "needs"]
 )
 _FULL_DATE_RE = re.compile(r"d\d{8}")
+_EVENT_VERBS = frozenset(["happen", "occur", "occurr"])
 
 
 def _account(
@@ -424,6 +431,14 @@ def _account(
             )
         )
     }
+    if label and any(_FULL_DATE_RE.fullmatch(t.key) for t in claim):
+        # A dated title ("Postmortem: product search outage, 11 March 2026") says when its
+        # event happened: "happened"/"occurred" may be added, as the copula may.
+        measured |= {
+            i
+            for i, t in enumerate(claim)
+            if t.kind == "w" and t.stem in _EVENT_VERBS and not _present(t, evidence_text)
+        }
     for i, t in enumerate(claim):  # fast path: most units lack some word of the claim
         if not _present(t, evidence_text) and not (
             (heading and _present(t, heading))

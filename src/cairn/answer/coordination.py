@@ -14,7 +14,7 @@ import re
 
 from cairn.answer.tokens import _ARTICLES, _PREPOSITIONS
 
-__all__ = ["clause_readings"]
+__all__ = ["clause_readings", "subject_readings"]
 
 _AND_RE = re.compile(r",? and ")
 _CLAUSE_BREAK_RE = re.compile(r";|:(?!\d)")
@@ -201,3 +201,27 @@ def _participle_subject(first: str, second: str) -> str | None:
                 return " ".join(fw[:j])
             return None
     return None
+
+
+_SUBJECT_PRONOUN_RE = re.compile(r"(?:;|, and|, but) (it|they|It|They) ")
+
+
+@functools.lru_cache(maxsize=4096)
+def subject_readings(text: str) -> tuple[str, ...]:
+    """Clauses of ``text`` that open with a subject pronoun after ";" or ", and" ("...; it
+    replaces version 3.1"), with the pronoun read as the sentence's subject: its words
+    before its first auxiliary or verb-like word, one to five words ("This SLA"). Session
+    7: the later clause of such a sentence is what a claim about the subject copies."""
+    out: list[str] = []
+    for sent in re.split(r"(?<=[.!?])\s+", text):
+        m = _SUBJECT_PRONOUN_RE.search(sent)
+        if m is None:
+            continue
+        words = sent[: m.start()].split()
+        at = next((i for i, w in enumerate(words) if w.lower() in _AUX_WORDS), None)
+        if at is None or not 1 <= at <= 5:
+            continue
+        subject = " ".join(words[:at])
+        rest = sent[m.end() :]
+        out.append(f"{subject} {rest}")
+    return tuple(out)
