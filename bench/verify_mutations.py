@@ -839,6 +839,19 @@ def m_cjk_number(s: str) -> str | None:
     return None
 
 
+_ORD_SWAP = {"first": "second", "second": "third", "third": "first", "last": "first", "1st": "2nd",
+             "2nd": "3rd", "3rd": "1st", "4th": "5th"}
+_ORD_SWAP_RE = re.compile(r"\b(" + "|".join(_ORD_SWAP) + r")\b")
+
+
+def c_ordinal(s: str) -> str | None:
+    """"the first year" -> "the second year"."""
+    m = _ORD_SWAP_RE.search(s)
+    if not m or (m.group(1) == "second" and re.match(r"\s*(?:$|[.,;])", s[m.end():])):
+        return None
+    return s[: m.start()] + _ORD_SWAP[m.group(1)] + s[m.end():]
+
+
 def c_cjk_number(s: str) -> str | None:
     if not _CJK.search(s):
         return None
@@ -890,6 +903,7 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "quantifier": c_quantifier,
     "antonym": c_antonym,
     "cjk-number-changed": c_cjk_number,
+    "ordinal-changed": c_ordinal,
 }
 
 

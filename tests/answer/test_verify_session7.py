@@ -292,3 +292,17 @@ def test_a_dated_title_says_when_its_event_happened() -> None:
     assert _verdict("The product search outage occurred on 11 March 2026.", ev) == "supported"
     assert _verdict("The product search outage happened on March 12, 2026.", ev) != "supported"
     assert _verdict("The checkout outage happened on 11 March 2026.", ev) != "supported"
+
+
+def test_an_ambiguous_pronoun_is_not_read_as_the_subject() -> None:
+    ev = "The server is connected to a database; it stores 5 GB of logs."
+    assert _verdict("The server stores 5 GB of logs.", ev) != "supported"
+
+
+def test_a_range_between_names_keeps_its_ends() -> None:
+    ev = "The caretaker, Luis Ortega, works 30 hours a week, Monday to Friday."
+    assert _verdict("The caretaker, Monday, works 30 hours a week, Luis Ortega to Friday.", ev) != "supported"
+    assert _verdict("The caretaker, Luis Ortega, works 30 hours a week, Monday to Friday.", ev) == "supported"
+    route = "Trains run from Harrow Cross to Lindenfield every hour."
+    assert _verdict("Trains run from Harrow Cross to Lindenfield every hour.", route) == "supported"
+    assert _verdict("Trains run from Lindenfield to Harrow Cross every hour.", route) != "supported"

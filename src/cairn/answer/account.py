@@ -48,7 +48,7 @@ from cairn.answer.cjk_order import cjk_pairs
 from cairn.answer.coordination import clause_readings, subject_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
-from cairn.answer.name_order import label_values, name_order
+from cairn.answer.name_order import label_values, name_order, range_ends
 from cairn.answer.repeats import distinct_picks, overused
 from cairn.answer.table_rows import (
     _CODE_GLUE,
@@ -532,7 +532,12 @@ def _account(
                 break
         if not ok:
             return f"{t.text!r} relates other things in the evidence"
-    roles = verb_roles(claim_all, ev) or name_order(claim_all, ev) or label_values(claim_all, ev)
+    roles = (
+        verb_roles(claim_all, ev)
+        or name_order(claim_all, ev)
+        or label_values(claim_all, ev)
+        or range_ends(claim_all, ev)
+    )
     if roles:
         return roles
     if any(t.kind == "c" for t in claim) and not cjk_pairs(claim_all, ev):

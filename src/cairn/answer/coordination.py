@@ -203,6 +203,7 @@ def _participle_subject(first: str, second: str) -> str | None:
     return None
 
 
+_OTHER_NP_RE = re.compile(r"\b(?:a|an|the|this|that|its|their)\s", re.IGNORECASE)
 _SUBJECT_PRONOUN_RE = re.compile(r"(?:;|, and|, but) (it|they|It|They) ")
 
 
@@ -210,8 +211,9 @@ _SUBJECT_PRONOUN_RE = re.compile(r"(?:;|, and|, but) (it|they|It|They) ")
 def subject_readings(text: str) -> tuple[str, ...]:
     """Clauses of ``text`` that open with a subject pronoun after ";" or ", and" ("...; it
     replaces version 3.1"), with the pronoun read as the sentence's subject: its words
-    before its first auxiliary or verb-like word, one to five words ("This SLA"). Session
-    7: the later clause of such a sentence is what a claim about the subject copies."""
+    before its first auxiliary, one to five words ("This SLA"), and only when the first
+    clause names no other noun phrase the pronoun could stand for. Session 7: the later
+    clause of such a sentence is what a claim about the subject copies."""
     out: list[str] = []
     for sent in re.split(r"(?<=[.!?])\s+", text):
         m = _SUBJECT_PRONOUN_RE.search(sent)
@@ -221,6 +223,8 @@ def subject_readings(text: str) -> tuple[str, ...]:
         at = next((i for i, w in enumerate(words) if w.lower() in _AUX_WORDS), None)
         if at is None or not 1 <= at <= 5:
             continue
+        if _OTHER_NP_RE.search(" ".join(words[at + 1 :])):
+            continue  # "The server is connected to a database; it ...": "it" may be either
         subject = " ".join(words[:at])
         rest = sent[m.end() :]
         out.append(f"{subject} {rest}")

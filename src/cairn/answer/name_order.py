@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from cairn.answer.tokens import AccountToken, _same
 
-__all__ = ["label_values", "name_order"]
+__all__ = ["label_values", "name_order", "range_ends"]
 
 
 def _capitalised(t: AccountToken) -> bool:
@@ -87,3 +87,26 @@ def _segment(ev: Sequence[AccountToken], k: int) -> list[AccountToken]:
                 break
         out.append(e)
     return out
+
+
+def range_ends(claim: Sequence[AccountToken], ev: Sequence[AccountToken]) -> str | None:
+    """A range or route between two names ("Monday to Friday", "Paris to Lyon") keeps
+    both its ends next to its "to": "Luis Ortega to Friday" is not accounted by
+    "..., Luis Ortega, ... Monday to Friday"."""
+    for i in range(1, len(claim) - 1):
+        t, left, right = claim[i], claim[i - 1], claim[i + 1]
+        if t.kind != "w" or t.key != "to" or not (_named(left) and _named(right)):
+            continue
+        if not all(any(_same(x, e) for e in ev) for x in (left, right)):
+            continue
+        if not any(
+            ev[k].kind == "w" and ev[k].key == "to" and _same(left, ev[k - 1]) and _same(right, ev[k + 1])
+            for k in range(1, len(ev) - 1)
+        ):
+            return f"the evidence does not give the range {left.text} to {right.text}"
+    return None
+
+
+def _named(t: AccountToken) -> bool:
+    """A name or a named day or month ("Friday", "March")."""
+    return _capitalised(t) or (t.kind == "n" and t.key.startswith("month:"))
