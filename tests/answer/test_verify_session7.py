@@ -306,3 +306,8 @@ def test_a_range_between_names_keeps_its_ends() -> None:
     route = "Trains run from Harrow Cross to Lindenfield every hour."
     assert _verdict("Trains run from Harrow Cross to Lindenfield every hour.", route) == "supported"
     assert _verdict("Trains run from Lindenfield to Harrow Cross every hour.", route) != "supported"
+
+
+def test_a_glued_quantity_with_thousands_separators() -> None:
+    assert _verdict("The route is 1,000 km long.", "The route is 1,000km long.") == "supported"
+    assert _verdict("The route is 1 km long.", "The route is 1,000km long.") != "supported"

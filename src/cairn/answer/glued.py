@@ -25,7 +25,7 @@ from cairn.answer.normalise import _DATA_UNITS, _RATE_UNITS, _UNIT_TABLE
 __all__ = ["glued_pieces"]
 
 _GLUED_RE = re.compile(
-    r"(?<![\w.,])(?P<num>\d+(?:\.\d+)?)(?P<tail>[A-Za-zµμ][\w]*)(?![\w])"
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<tail>[A-Za-zµμ][\w]*)(?![\w])"
 )
 _ORDINAL_TAILS = frozenset(["st", "nd", "rd", "th"])
 #: Glued tails that are no unit although a table lists them: "4B" is a unit or a flat
@@ -37,7 +37,7 @@ def _unit(tail: str, num: str) -> bool:
     if tail in _NOT_GLUED_UNITS:
         # "30s" is 30 seconds, but "1990s" a decade and "4B" no quantity: a bare one-letter
         # tail is a unit only for seconds after a short number ("30s", "2.5s").
-        return tail == "s" and len(num.split(".")[0]) <= 3
+        return tail == "s" and len(num.split(".")[0]) <= 3 and "," not in num
     return tail in _DATA_UNITS or tail in _RATE_UNITS or tail.lower() in _UNIT_TABLE
 
 
