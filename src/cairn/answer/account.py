@@ -45,9 +45,11 @@ import re
 from collections.abc import Sequence
 
 from cairn.answer.cjk_order import cjk_pairs
-from cairn.answer.coordination import clause_readings
+from cairn.answer.coordination import clause_readings, subject_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
+from cairn.answer.name_order import label_values, name_order, range_ends
+from cairn.answer.repeats import distinct_picks, overused
 from cairn.answer.table_rows import (
     _CODE_GLUE,
     _TABLE_GLUE,
@@ -58,6 +60,7 @@ from cairn.answer.table_rows import (
 from cairn.answer.tokens import (
     _ARTICLES,
     _CLAUSE_STOPS,
+    _EXACT_ONLY,
     _FINITE,
     _PREPOSITIONS,
     _QUALIFIERS,
@@ -87,7 +90,9 @@ def _index(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str]]:
 def _present(t: AccountToken, text: str) -> bool:
     """``t`` matches some token of ``text`` (as :func:`_same`)."""
     keys, stems = _index(text)
-    return (t.kind, t.key) in keys or (t.kind == "w" and len(t.stem) >= 3 and t.stem in stems)
+    return (t.kind, t.key) in keys or (
+        t.kind == "w" and len(t.stem) >= 3 and t.stem in stems and t.key not in _EXACT_ONLY
+    )
 
 
 def _is_relation(t: AccountToken) -> bool:
@@ -299,6 +304,12 @@ def account(
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
     problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
+    if problem and not table:
+        # "This SLA is version 3.2 ...; it replaces version 3.1": the later clause's
+        # subject pronoun read as the sentence's subject.
+        for alt in subject_readings(evidence_text):
+            if _account(claim_text, alt, heading=heading, code_glue=code_glue) is None:
+                return None
     if table or _respective(claim_text) or _respective(evidence_text):
         return problem  # "respectively" pairs two lists by position: no clause reading
     readings = clause_readings(claim_text) if " and " in claim_text else ()
@@ -316,32 +327,51 @@ def account(
     # team A and C supervises team B", though every word is there). Not for a list
     # ("A, B, and the C are obtained") or a short first part ("Tallinn and Brno will").
     full = any(
-        kind not in ("ellipsis", "gap") and len(first.split()) >= 3 and "," not in first
+        kind not in ("ellipsis", "gap") and len(_words(first)) >= 3 and "," not in first
         for kind, (first, _s) in readings
     )
     if problem is None and not full:
         return None
-    ev_clauses = [
-        c
-        for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text)
-        for _kind, reading in clause_readings(sent)
-        for c in reading
-    ]
+    ev_clauses = list(
+        dict.fromkeys(
+            c
+            for sent in re.split(r"(?<=[.;:!?])\s+", evidence_text)
+            for _kind, reading in clause_readings(sent)
+            for c in reading
+        )
+    )
     if not ev_clauses:
         return problem
     for _kind, reading in readings:
-        if all(
-            any(_account(c, ev, heading=heading, code_glue=code_glue) is None for ev in ev_clauses)
+        # Each claim clause by its own evidence clause: "between 18:00 and 18:00" is not
+        # two readings of "between 12:00 and 18:00".
+        found = [
+            {
+                k
+                for k, ev in enumerate(ev_clauses)
+                if _account(c, ev, heading=heading, code_glue=code_glue) is None
+            }
             for c in reading
-        ):
+        ]
+        if all(found) and distinct_picks(found):
             return None
     return problem or "its clauses are not each in one clause of the evidence"
+
+
+def _words(part: str) -> list[str]:
+    """The words of a clause part but a leading "both"/"either" and articles ("Both the
+    tenant" is one item of "both ... and", no clause)."""
+    words = part.split()
+    if words and words[0].lower() in ("both", "either", "neither"):
+        words = words[1:]
+    return [w for w in words if w.lower() not in _ARTICLES]
 
 
 _GENERIC_MARKERS = frozenset(
     ["be:present", "must", "may", "can", "cannot", "should", "shall", "will", "need", "needs"]
 )
 _FULL_DATE_RE = re.compile(r"d\d{8}")
+_EVENT_VERBS = frozenset(["happen", "occur", "occurr"])
 
 
 def _account(
@@ -401,6 +431,14 @@ def _account(
             )
         )
     }
+    if label and any(_FULL_DATE_RE.fullmatch(t.key) for t in claim):
+        # A dated title ("Postmortem: product search outage, 11 March 2026") says when its
+        # event happened: "happened"/"occurred" may be added, as the copula may.
+        measured |= {
+            i
+            for i, t in enumerate(claim)
+            if t.kind == "w" and t.stem in _EVENT_VERBS and not _present(t, evidence_text)
+        }
     for i, t in enumerate(claim):  # fast path: most units lack some word of the claim
         if not _present(t, evidence_text) and not (
             (heading and _present(t, heading))
@@ -451,6 +489,9 @@ def _account(
         if not pos:
             return f"{t.text!r} not in the evidence"
         cands.append(pos)
+    repeated = overused(claim, cands)
+    if repeated:
+        return repeated
     if table:
         return _table_binding(claim_all, evidence_text)
     problem = _clause_binding(claim_all, ev)
@@ -462,6 +503,8 @@ def _account(
             continue
         verb = t.key not in _PREPOSITIONS
         prev, nxt = _neighbour(claim_all, i, -1), _neighbour(claim_all, i, 1)
+        if nxt is not None and _is_conj(nxt):
+            nxt = None  # a particle ("sign in and wear a badge") has no object to keep
         if verb:
             prev = None  # a verb's subject may stand far before it; its object may not
         right = _claim_group(claim_all, i, 1, item_only=not verb)
@@ -489,7 +532,12 @@ def _account(
                 break
         if not ok:
             return f"{t.text!r} relates other things in the evidence"
-    roles = verb_roles(claim_all, ev)
+    roles = (
+        verb_roles(claim_all, ev)
+        or name_order(claim_all, ev)
+        or label_values(claim_all, ev)
+        or range_ends(claim_all, ev)
+    )
     if roles:
         return roles
     if any(t.kind == "c" for t in claim) and not cjk_pairs(claim_all, ev):

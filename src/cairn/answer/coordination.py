@@ -14,7 +14,7 @@ import re
 
 from cairn.answer.tokens import _ARTICLES, _PREPOSITIONS
 
-__all__ = ["clause_readings"]
+__all__ = ["clause_readings", "subject_readings"]
 
 _AND_RE = re.compile(r",? and ")
 _CLAUSE_BREAK_RE = re.compile(r";|:(?!\d)")
@@ -96,6 +96,11 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
         ) or (second[:1].islower() and _repeats_verb(first, second))
         if clause:
             out.append(("clause", (first, second)))
+        participle = _participle_subject(first, second)
+        if participle is not None:
+            # "The report was written by A and reviewed by B": "The report was reviewed by B".
+            out.append(("participle", (first, f"{participle} {second}")))
+            continue
         # A second part without a verb of its own: "... and the landlord for major
         # repairs" ("the landlord pays for major repairs").
         gapped = _gapped(first, second)
@@ -176,3 +181,51 @@ def _gapped(first: str, second: str) -> str | None:
                 return " ".join(words[: j - m] + verb + words[j - m :])
         return None
     return None
+
+
+_PARTICIPLE_RE = re.compile(r"^[a-z]+(?:ed|en|wn|ne|lt|pt|nt|ught)$")
+
+
+def _participle_subject(first: str, second: str) -> str | None:
+    """The subject and auxiliary a second participle shares with the first part ("The
+    report was" for "The report was written by A" and "reviewed by B"), or None (session
+    7: the two participle clauses may come in the other order)."""
+    head = second.split(" ", 1)[0]
+    if not _PARTICIPLE_RE.match(head) or " by " not in f" {second} ":
+        return None
+    fw = first.split()
+    for i in range(1, len(fw) - 1):
+        if fw[i].lower() in _AUX_WORDS:
+            j = i + 1 if fw[i + 1].lower() != "been" else i + 2
+            if j < len(fw) and _PARTICIPLE_RE.match(fw[j]):
+                return " ".join(fw[:j])
+            return None
+    return None
+
+
+_OTHER_NP_RE = re.compile(r"\b(?:a|an|the|this|that|its|their)\s", re.IGNORECASE)
+_SUBJECT_PRONOUN_RE = re.compile(r"(?:;|, and|, but) (it|they|It|They) ")
+
+
+@functools.lru_cache(maxsize=4096)
+def subject_readings(text: str) -> tuple[str, ...]:
+    """Clauses of ``text`` that open with a subject pronoun after ";" or ", and" ("...; it
+    replaces version 3.1"), with the pronoun read as the sentence's subject: its words
+    before its first auxiliary, one to five words ("This SLA"), and only when the first
+    clause names no other noun phrase the pronoun could stand for. Session 7: the later
+    clause of such a sentence is what a claim about the subject copies."""
+    out: list[str] = []
+    for sent in re.split(r"(?<=[.!?])\s+", text):
+        m = _SUBJECT_PRONOUN_RE.search(sent)
+        if m is None:
+            continue
+        words = sent[: m.start()].split()
+        at = next((i for i, w in enumerate(words) if w.lower() in _AUX_WORDS), None)
+        if at is None or not 1 <= at <= 5:
+            continue
+        if _OTHER_NP_RE.search(" ".join(words[at + 1 :])):
+            continue  # "The server is connected to a database; it ...": "it" may be either
+        subject = " ".join(words[:at])
+        rest = sent[m.end() :]
+        out.append(f"{subject} {rest}")
+    return tuple(out)

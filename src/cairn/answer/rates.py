@@ -17,7 +17,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Protocol, TypeVar
 
-from cairn.answer.normalise import _UNIT_TABLE, quantity_key
+from cairn.answer.normalise import _DATA_UNITS, _UNIT_TABLE, quantity_key
 
 
 class _Token(Protocol):
@@ -49,6 +49,23 @@ def _time_unit(t: _Token) -> tuple[str, Fraction] | None:
         return None
     spec = _UNIT_TABLE.get(t.text.lower())
     if spec is None or spec[0] not in ("time", "months"):
+        return None
+    return spec
+
+
+#: Dimensions a price or amount may be given per unit of ("per GB", "per kg", "per km").
+_PER_MEASURES = ("bits", "length", "mass", "volume")
+
+
+def _measure_unit(t: _Token) -> tuple[str, Fraction] | None:
+    """(dimension, base units per unit) of a unit of data, length, mass or volume after
+    "per" (session 7: rates per data unit were not converted)."""
+    if t.kind != "w":
+        return None
+    if t.text in _DATA_UNITS:
+        return "bits", _DATA_UNITS[t.text]
+    spec = _UNIT_TABLE.get(t.text.lower())
+    if spec is None or spec[0] not in _PER_MEASURES:
         return None
     return spec
 
@@ -97,6 +114,10 @@ def with_rates(
             continue
         if t.kind == "w" and t.key in _PER and p + 1 < len(out):
             spec, unit_at, first = _time_unit(out[p + 1]), p + 1, p
+            if spec is None and t.key == "per":
+                # "$20 per TB" = "$0.02 per GB"; not "per GB-month" (a unit of its own).
+                compound = p + 2 < len(out) and _time_unit(out[p + 2]) is not None
+                spec = None if compound else _measure_unit(out[p + 1])
         elif (
             t.kind == "w"
             and t.text in _SLASH_UNITS

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from cairn.answer.cjk_forms import canonical_cjk
+from cairn.answer.glued import glued_pieces
+from cairn.answer.inflect import expand_contractions, word_stem
 from cairn.answer.normalise import (
     _CJK_UNIT_RE,
     _CJK_UNITS,
@@ -22,7 +24,6 @@ from cairn.answer.normalise import (
 )
 from cairn.answer.rates import with_rates
 from cairn.text.cjk import has_cjk
-from cairn.text.stem import light_stem
 from cairn.text.tokens import Token, tokenize
 
 # --------------------------------------------------------------------------- tokens
@@ -132,8 +133,10 @@ def _word_key(norm: str) -> tuple[str, str]:
         return "have", "have"
     if norm in ("cannot", "can't"):
         return "cannot", "cannot"
+    if norm in ("do", "does"):  # agreement only: "bicycles do not" = "a bicycle does not"
+        return "do", "do"
     norm = _SAME_WORD.get(norm, norm)
-    return norm, light_stem(norm)
+    return norm, word_stem(norm)
 
 
 #: Exact, declared equivalences: spelling variants of one word, never near-synonyms.
@@ -151,6 +154,20 @@ _SAME_WORD = {
 
 
 def _latin_tokens(text: str, out: list[AccountToken]) -> None:
+    for piece, identifier in glued_pieces(text):
+        if identifier and _DECADE_RE.fullmatch(piece):  # "the 1970s": a value
+            out.append(AccountToken("decade:" + piece[:-1], piece, "n"))
+        elif identifier:  # "4B", "5xx": matched only as written
+            key = "id:" + piece.lower()
+            out.append(AccountToken(key, piece, "w", key))
+        elif piece:
+            _latin_plain(piece, out)
+
+
+_DECADE_RE = re.compile(r"\d{2,3}0s")
+
+
+def _latin_plain(text: str, out: list[AccountToken]) -> None:
     toks = tokenize(text)
     i = 0
     n = len(toks)
@@ -172,9 +189,9 @@ def _latin_tokens(text: str, out: list[AccountToken]) -> None:
         if t.norm == "°":  # a stray degree sign
             i += 1
             continue
-        if t.norm in _ORDINAL_AFTER_THE and out and out[-1].kind == "w" and out[-1].key == "the":
-            # "the first floor" is "the 1st floor" ("first" alone may be an adverb and
-            # "second" a unit, so only after "the").
+        if t.norm in _ORDINAL_AFTER_THE and _ordinal_lead(
+            out[-1] if out else None, t.norm, i + 1 < n and toks[i + 1].kind == "word"
+        ):
             out.append(AccountToken(f"n:{_ORDINAL_AFTER_THE[t.norm]}", t.raw, "n"))
             i += 1
             continue
@@ -190,6 +207,23 @@ def _latin_tokens(text: str, out: list[AccountToken]) -> None:
 _AM_PM_RE = re.compile(r"\s?([ap])\.?m\.?(?![a-z])", re.IGNORECASE)
 
 _ORDINAL_AFTER_THE = {"first": 1, "second": 2}
+
+
+def _ordinal_lead(prev: AccountToken | None, word: str, before_word: bool) -> bool:
+    """Whether "first"/"second" is the ordinal ("the first floor" is "the 1st floor").
+    "first" always is (a claim may drop the article: "Output first 5 lines"; as an
+    adverb it reads the same on both sides); "second" is a unit too ("within a second",
+    "per second", "1 second"), so it is the ordinal after "the", and after "a" or a
+    preposition other than "per" when a word follows ("a second group", "on second
+    occasion")."""
+    if word == "first":
+        return True
+    if prev is None or prev.kind != "w":
+        return False
+    return prev.key == "the" or (
+        before_word and (prev.key in ("a", "an") or prev.key in _PREPOSITIONS) and prev.key != "per"
+    )
+
 
 _SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9}
 
@@ -413,12 +447,27 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
     """The account tokens of ``text`` (dates normalised, numbers and quantities keyed)."""
     text = normalise_dates(text)
     out: list[AccountToken] = []
+    if not has_cjk(text):
+        text = expand_contractions(text)
     if has_cjk(text):
         _cjk_tokens(text, out)
     else:
         _latin_tokens(text, out)
-        return with_rates(tuple(_one_period(out)), AccountToken)
+        return _every_unit(with_rates(tuple(_one_period(out)), AccountToken))
     return tuple(out)
+
+
+def _every_unit(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
+    """"every hour" is "every 60 minutes": a bare time unit after "every" or "each" (not
+    a rate, which :func:`with_rates` has keyed already) is one of that unit."""
+    res = list(toks)
+    for i in range(1, len(res)):
+        t, lead = res[i], res[i - 1]
+        if t.kind == "w" and lead.kind == "w" and lead.key in ("every", "each"):
+            spec = _UNIT_TABLE.get(t.key)
+            if spec is not None and spec[0] == "time":
+                res[i] = AccountToken(quantity_key(spec[0], spec[1]), t.text, "n")
+    return tuple(res)
 
 
 _PERIOD_LEADS = frozenset(["first", "next", "last", "past"])
@@ -445,7 +494,14 @@ def _same(c: AccountToken, e: AccountToken) -> bool:
         return False
     if c.key == e.key:
         return True
+    # A negation, modal or quantifier is matched only as itself: "not" is no inflection
+    # of "notes" or "noted", nor "will" of "willing".
+    if c.key in _EXACT_ONLY or e.key in _EXACT_ONLY:
+        return False
     return c.kind == "w" and c.stem == e.stem and len(c.stem) >= 3
+
+
+_EXACT_ONLY = _QUALIFIERS - {"planned", "previously"}
 
 
 def _is_conj(t: AccountToken) -> bool:

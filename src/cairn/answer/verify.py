@@ -56,6 +56,7 @@ from cairn.answer.conflicts import conflict, narrower_subject
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
 from cairn.answer.tokens import AccountToken, account_tokens
+from cairn.answer.verbatim import copies
 
 __all__ = [
     "REASONS",
@@ -118,6 +119,8 @@ def _deterministic(
         # Another span conflicts only if it states all of the claim but the one
         # conflicting value (a different date for the same event, ...).
         contra = [r for r in contra if _one_slot_conflict(core, r.unit)]
+        if any(copies(claim.text, r.unit.text) for r in support):
+            contra = []  # a verbatim copy of its unit is never contradicted
         if contra:
             refs = (_ref(contra[0], spans), _ref(support[0], spans))
             return ClaimVerdict(
@@ -204,7 +207,20 @@ def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
         return f"code {missing_code[0]!r} not in the evidence"
     if not core.strip(" .;:,!?"):
         return None if codes else "nothing to account for"
-    return account(core, unit.text, table=unit.table, heading=unit.heading, code_glue=bool(codes))
+    text = unit.text
+    if codes:
+        # The claim's code spans are checked above and left out of its words; so are they
+        # of the unit's ("Drain traffic with `pgwctl drain`" copies its whole sentence).
+        wanted = set(codes)
+        text = _CODE_SPAN_RE.sub(
+            lambda m: " " if " ".join(m.group(1).split()) in wanted else m.group(), text
+        )
+    problem = account(core, text, table=unit.table, heading=unit.heading, code_glue=bool(codes))
+    # The glue words ("with", "use", "to") may also be copied from the sentence itself:
+    # "Drain traffic from eu-west-1 with `pgwctl drain`" (a stricter reading).
+    if problem and codes and account(core, text, table=unit.table, heading=unit.heading) is None:
+        return None
+    return problem
 
 
 _COORDINATED_RE = re.compile(r",|;|\band\b|\bor\b|\bwhile\b|\bwhereas\b")

@@ -1,0 +1,1037 @@
+"""Mutation harness for the claim verifier: near-verbatim recall and safety by construction (issue 12).
+
+Hand-written verifier sets are small, and fixes derived from their misses fit the cases
+rather than the class (bench/RESULTS.md, "Claim verifier, session 6c"). This harness
+generates the classes mechanically. It takes real sentences — the notes of every
+``bench/verify_set`` split and sentences of the shared evaluation corpora (MEDLINE and
+Cranfield abstracts, LoCoMo conversation turns, tldr pages; ``../shared``, skipped when
+absent) — and rewrites each one in two ways:
+
+* **meaning-preserving** near-verbatim variants (the verifier should say ``supported``):
+  coordinated items in another order, an exact unit conversion, a number word for digits
+  and back, another date format, a plural generic subject made singular ("Sliced loaves
+  may be frozen" → "A sliced loaf may be frozen"), "every 60 minutes" → "every hour",
+  a parenthesis dropped, trailing punctuation, quotes or markdown emphasis changed;
+* **meaning-changing** variants of the same sentences (the verifier must never say
+  ``supported``): another number, a negation added or dropped, another modal, two names
+  or the ends of "from X to Y" swapped, another unit without conversion, another
+  quantifier, an antonym.
+
+Each variant is verified against its source: the whole note for a note sentence, the
+abstract / conversation session / page for a corpus sentence (one evidence span, as the
+``note`` setting of ``bench.eval_verify_set``). A variant that is a substring of its
+source is dropped (it is verbatim), and so is a changing variant whose text the source
+already contains. Printed: per mutation, n and the share marked supported; the headline
+figures are the preserving side's support rate (goal ≥ 95%) and the changing side's
+false supports (goal 0). This is tuning material (the sentences and the rules are both
+known to whoever fixes the verifier); held-out figures come from unseen verify_set splits.
+
+    .venv/bin/python -m bench.verify_mutations                 # all sources
+    .venv/bin/python -m bench.verify_mutations --sources notes --errors
+    .venv/bin/python -m bench.verify_mutations --json
+    .venv/bin/python -m bench.verify_mutations --per-source 400 --seed 7
+
+Exit status 0 when no meaning-changing variant is marked supported, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tarfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+from cairn.answer import Claim, EvidenceSpan, verify_claims  # noqa: E402
+
+NOTES = ROOT / "bench" / "verify_set" / "notes"
+SHARED = ROOT.parent / "shared"
+SOURCES = ("notes", "medline", "cranfield", "locomo", "tldr")  # "notes" includes its CJK sentences
+PRESERVE_GOAL = 0.95
+
+
+@dataclass(frozen=True)
+class Sentence:
+    source: str
+    doc: str
+    text: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    mutation: str
+    preserving: bool
+    sentence: Sentence
+    claim: str
+
+
+# --- sentences ---------------------------------------------------------------------------------
+
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _prose(line: str) -> Iterator[str]:
+    line = _LIST_MARK.sub("", line.strip())
+    if not line or line.startswith(("#", "|", ">", "```")) or _CJK.search(line):
+        return
+    for sent in _SENT_SPLIT.split(line):
+        sent = sent.strip()
+        if 5 <= len(sent.split()) <= 40:
+            yield sent
+
+
+def _cjk_prose(line: str) -> Iterator[str]:
+    line = _LIST_MARK.sub("", line.strip())
+    if not line or line.startswith(("#", "|", ">", "```")) or not _CJK.search(line):
+        return
+    for sent in re.split(r"(?<=[。！？])", line):
+        if len(sent.strip()) >= 8:
+            yield sent.strip()
+
+
+def note_sentences() -> list[Sentence]:
+    out = []
+    for path in sorted(NOTES.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        for line in text.splitlines():
+            out += [Sentence("notes", path.name, s, text) for s in _prose(line)]
+            out += [Sentence("notes-cjk", path.name, s, text) for s in _cjk_prose(line)]
+    return out
+
+
+def _smart(path: Path) -> Iterator[tuple[str, str]]:
+    """(doc id, abstract) from a SMART-format file (.I id, .W text)."""
+    doc, field, body = "", "", []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith(".I "):
+            if doc and body:
+                yield doc, " ".join(body)
+            doc, field, body = line[3:].strip(), "", []
+        elif line.startswith("."):
+            field = line[1:2]
+        elif field == "W":
+            body.append(line.strip())
+    if doc and body:
+        yield doc, " ".join(body)
+
+
+def _abstract_sentences(name: str, path: Path) -> list[Sentence]:
+    out = []
+    for doc, text in _smart(path):
+        text = re.sub(r"\s+\.\s*", ". ", text).strip()
+        for sent in re.split(r"(?<=\.)\s+", text):
+            if 5 <= len(sent.split()) <= 40:
+                out.append(Sentence(name, doc, sent, text))
+    return out
+
+
+def medline_sentences() -> list[Sentence]:
+    path = SHARED / "eval" / "medline" / "MED.ALL"
+    return _abstract_sentences("medline", path) if path.exists() else []
+
+
+def cranfield_sentences() -> list[Sentence]:
+    path = SHARED / "eval" / "cranfield" / "cran.all.1400"
+    return _abstract_sentences("cranfield", path) if path.exists() else []
+
+
+def locomo_sentences() -> list[Sentence]:
+    path = SHARED / "eval" / "locomo" / "locomo-dev.json"
+    if not path.exists():
+        return []
+    out = []
+    for sample in json.loads(path.read_text(encoding="utf-8")):
+        conv = sample["conversation"]
+        for key, turns in conv.items():
+            if not key.startswith("session_") or not isinstance(turns, list):
+                continue
+            evidence = "\n".join(t["text"] for t in turns)
+            for turn in turns:
+                for sent in _SENT_SPLIT.split(turn["text"]):
+                    if 5 <= len(sent.split()) <= 40 and sent[-1:] in ".!":
+                        out.append(Sentence("locomo", turn["dia_id"], sent.strip(), evidence))
+    return out
+
+
+def tldr_sentences(limit_pages: int = 1500) -> list[Sentence]:
+    path = SHARED / "corpora" / "tldr" / "tldr-pages-en.tar.gz"
+    if not path.exists():
+        return []
+    out = []
+    with tarfile.open(path) as tar:
+        for n, member in enumerate(m for m in tar if m.name.endswith(".md")):
+            if n >= limit_pages:
+                break
+            handle = tar.extractfile(member)
+            if handle is None:
+                continue
+            text = handle.read().decode("utf-8", errors="replace")
+            for line in text.splitlines():
+                line = line.strip().lstrip(">-").strip()
+                if line.startswith(("#", "`", "More information")):
+                    continue
+                if 5 <= len(line.split()) <= 40 and line[-1:] in ".:":
+                    out.append(Sentence("tldr", member.name, line, text))
+    return out
+
+
+LOADERS: dict[str, Callable[[], list[Sentence]]] = {
+    "notes": note_sentences,
+    "medline": medline_sentences,
+    "cranfield": cranfield_sentences,
+    "locomo": locomo_sentences,
+    "tldr": tldr_sentences,
+}
+
+# --- meaning-preserving mutations --------------------------------------------------------------
+
+_ITEM = r"(?:[A-Z][\w-]*(?: [A-Z][\w-]*)*|[a-z][a-z-]+)"
+_COORD = re.compile(
+    rf"(?<![\w-])(?P<items>{_ITEM}(?:, {_ITEM})*),? (?P<conj>and|or) (?P<last>{_ITEM})(?![\w-])"
+)
+#: Words that are no coordinated noun items (verbs, function words) or make order matter.
+_NOT_ITEM = frozenset(
+    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "may", "might", "must", "should", "shall", "not", "no", "to", "of", "in", "on", "at", "by", "for", "with", "from", "into", "than", "then", "that", "this", "these", "those", "it", "its", "they", "them", "their", "he", "she", "his", "her", "we", "our", "you", "your", "i", "me", "my", "between", "both", "either", "neither", "each", "every", "also", "only", "just", "more", "less", "most", "least", "first", "second", "last", "next", "before", "after", "if", "when", "while", "because", "so", "but", "yet", "as", "up", "down", "out", "over", "under", "about"]
+)
+_ORDERED = re.compile(r"\b(respectively|between|from|followed|then|before|after|first|ratio|vs|versus|minus|divided)\b", re.I)
+
+
+_OPENERS = frozenset(["the", "a", "an", "of", "in", "on", "for", "by", "to", "from", "at", "as", "include", "includes", "including", "both", "like", "are", "is", "were", "was"])
+_FOLLOWERS = frozenset(["is", "are", "was", "were", "must", "may", "can", "should", "will", "have", "has", "had", "in", "on", "at", "for", "to", "from", "by", "of", "that", "which", "who"])
+
+
+def m_reorder(s: str) -> str | None:
+    if _ORDERED.search(s):
+        return None
+    for m in _COORD.finditer(s):
+        items = [i.strip() for i in m.group("items").split(",")] + [m.group("last")]
+        words = [w.lower() for item in items for w in item.split()]
+        if any(w in _NOT_ITEM for w in words) or len(set(items)) < len(items):
+            continue
+        if any(item[0].isupper() for item in items) != all(item[0].isupper() for item in items):
+            continue
+        if m.start() == 0 and items[0][0].isupper() and not all(i[0].isupper() for i in items[1:]):
+            continue
+        before = s[: m.start()].rstrip()
+        prev = re.findall(r"[\w']+$|[,:;(]$", before)
+        after = re.match(r"\s*([\w']+|[,.;:)!?]|$)", s[m.end():])
+        nxt = after.group(1).lower() if after else ""
+        names = all(item[0].isupper() for item in items)
+        if before and not names and not (prev and (prev[0].lower() in _OPENERS or prev[0] in ",:;(")):
+            continue  # "late nights and edits": an adjective may scope over both items
+        if nxt and not names and nxt not in _FOLLOWERS and nxt[0].isalnum():
+            continue  # "thymus cells and lymphnode cells", "hand over": not whole items
+        swapped = items[1:] + items[:1] if len(items) > 2 else items[::-1]
+        joined = (", ".join(swapped[:-1]) + ("," if len(items) > 2 and ", " + m.group("conj") in m.group(0) else "")
+                  + f" {m.group('conj')} {swapped[-1]}")
+        if m.start() == 0 and not all(i[0].isupper() for i in items):
+            joined = joined[0].upper() + joined[1:]
+        return s[: m.start()] + joined + s[m.end():]
+    return None
+
+
+_UNITS: dict[str, tuple[str, Fraction]] = {
+    # unit -> (dimension, size in a base unit)
+    "seconds": ("t", Fraction(1)), "second": ("t", Fraction(1)),
+    "minutes": ("t", Fraction(60)), "minute": ("t", Fraction(60)),
+    "hours": ("t", Fraction(3600)), "hour": ("t", Fraction(3600)),
+    "days": ("t", Fraction(86400)), "day": ("t", Fraction(86400)),
+    "weeks": ("t", Fraction(604800)), "week": ("t", Fraction(604800)),
+    "ms": ("t", Fraction(1, 1000)),
+    "mm": ("l", Fraction(1, 1000)), "cm": ("l", Fraction(1, 100)), "m": ("l", Fraction(1)),
+    "km": ("l", Fraction(1000)),
+    "mg": ("w", Fraction(1, 1000)), "g": ("w", Fraction(1)), "kg": ("w", Fraction(1000)),
+    "ml": ("v", Fraction(1, 1000)), "l": ("v", Fraction(1)),
+    "KB": ("b", Fraction(1000)), "MB": ("b", Fraction(10**6)), "GB": ("b", Fraction(10**9)),
+    "TB": ("b", Fraction(10**12)),
+}
+_TARGETS: dict[str, tuple[str, ...]] = {
+    "t": ("ms", "seconds", "minutes", "hours", "days", "weeks"),
+    "l": ("mm", "cm", "m", "km"),
+    "w": ("mg", "g", "kg"),
+    "v": ("ml", "l"),
+    "b": ("KB", "MB", "GB", "TB"),
+}
+_QTY = re.compile(
+    r"(?<![\w.,:/-])(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?P<sp> ?)(?P<u>"
+    + "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
+    + r")(?![\w/²³])"
+)
+
+
+def _fmt(value: Fraction) -> str | None:
+    if value.denominator == 1:
+        return f"{value.numerator:,}" if value.numerator >= 10000 else str(value.numerator)
+    for places in (1, 2):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            return f"{float(value):.{places}f}"
+    return None
+
+
+def _plural(unit: str, value: Fraction) -> str:
+    if unit in ("second", "minute", "hour", "day", "week", "seconds", "minutes", "hours", "days", "weeks"):
+        base = unit.rstrip("s")
+        return base if value == 1 else base + "s"
+    return unit
+
+
+def _converted(m: re.Match[str], prefer_up: bool) -> str | None:
+    unit = m.group("u")
+    dim, size = _UNITS[unit]
+    value = Fraction(m.group("n").replace(",", "")) * size
+    order = _TARGETS[dim] if not prefer_up else _TARGETS[dim][::-1]
+    for target in order:
+        if _UNITS[target][1] == size or target.rstrip("s") == unit.rstrip("s"):
+            continue
+        new = value / _UNITS[target][1]
+        text = _fmt(new)
+        if text is None or new < Fraction(1, 10) or new > 100000:
+            continue
+        sp = " " if dim == "t" else m.group("sp")
+        return f"{text}{sp}{_plural(target, new)}"
+    return None
+
+
+_COMPOUND = re.compile(r"\b(\d+) (hours?|minutes?) (?:and )?(\d+) (minutes?|seconds?)\b")
+
+
+def m_unit(s: str) -> str | None:
+    c = _COMPOUND.search(s)
+    if c:  # "1 hour 15 minutes" -> "75 minutes"
+        big, small = _UNITS[c.group(2)][1], _UNITS[c.group(4)][1]
+        total = (int(c.group(1)) * big + int(c.group(3)) * small) / small
+        return s[: c.start()] + f"{total} {c.group(4).rstrip('s')}s" + s[c.end():]
+    for m in _QTY.finditer(s):
+        follow = s[m.end(): m.end() + 12]
+        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow):
+            continue  # part of a compound ("3 minutes 40 seconds") or a unit of its own ("GB-month")
+        new = _converted(m, prefer_up=True) or _converted(m, prefer_up=False)
+        if new:
+            return s[: m.start()] + new + s[m.end():]
+    return None
+
+
+_EVERY = re.compile(r"\b(every|per|each) (1|one) (second|minute|hour|day|week|month|year)\b|\bevery 60 minutes\b|\bevery 24 hours\b|\bevery 7 days\b")
+
+
+def m_every(s: str) -> str | None:
+    m = _EVERY.search(s)
+    if not m:
+        return None
+    word = m.group(0)
+    if word.endswith("60 minutes"):
+        new = "every hour"
+    elif word.endswith("24 hours"):
+        new = "every day"
+    elif word.endswith("7 days"):
+        new = "every week"
+    else:
+        new = f"{m.group(1)} {m.group(3)}"
+    return s[: m.start()] + new + s[m.end():]
+
+
+_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+_NUMBER = re.compile(r"(?<![\w.,:/$€£#-])(\d{1,2})(?![\w.,:/%°-]|\.\d)")
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_WORDS[1:]) + r")\b", re.I)
+_VERSIONISH = re.compile(r"\b(version|v|step|room|visit|line|section|clause|article|table|figure|level|grade|stage|phase|class|type|page|no|number|building|floor|gate|platform|zone|team|schedule|plan|category|item|route)\s*$", re.I)
+
+
+def m_numword(s: str) -> str | None:
+    if _LABEL.match(s):
+        return None
+    m = _NUMBER_WORD.search(s)
+    if m and (s[m.start() - 1: m.start()] == "-" or s[m.end(): m.end() + 1] == "-"
+              or re.match(r"\s+(?:of|third|half|quarter)\b", s[m.end():])):
+        m = None
+    if m and not re.match(r"\s*(?:-|hundred|thousand|million|percent|o'clock|" + "|".join(_MONTHS) + ")", s[m.end():]):
+        digit = str(_WORDS.index(m.group(1).lower()))
+        return s[: m.start()] + digit + s[m.end():]
+    for m in _NUMBER.finditer(s):
+        n = int(m.group(1))
+        if (not 1 <= n <= 20 or _VERSIONISH.search(s[: m.start()])
+                or re.match(r"\s*(?:am|pm|%|st|nd|rd|th|" + "|".join(_MONTHS) + r")\b", s[m.end():])
+                or re.search(r"\b(?:" + "|".join(_MONTHS) + r")\s*$", s[: m.start()])):
+            continue
+        word = _WORDS[n]
+        if m.start() == 0:
+            word = word.capitalize()
+        return s[: m.start()] + word + s[m.end():]
+    return None
+
+
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+_ISO = re.compile(r"\b(20\d\d|19\d\d)-(\d\d)-(\d\d)\b")
+_DMY = re.compile(r"\b(\d{1,2}) (" + "|".join(_MONTHS) + r") (\d{4})\b")
+_MDY = re.compile(r"\b(" + "|".join(_MONTHS) + r") (\d{1,2}), (\d{4})\b")
+
+
+def m_date(s: str) -> str | None:
+    m = _ISO.search(s)
+    if m and 1 <= int(m.group(2)) <= 12:
+        new = f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1]} {m.group(1)}"
+        return s[: m.start()] + new + s[m.end():]
+    m = _DMY.search(s)
+    if m:
+        new = f"{m.group(2)} {int(m.group(1))}, {m.group(3)}"
+        return s[: m.start()] + new + s[m.end():]
+    m = _MDY.search(s)
+    if m:
+        new = f"{m.group(3)}-{_MONTHS.index(m.group(1)) + 1:02d}-{int(m.group(2)):02d}"
+        return s[: m.start()] + new + s[m.end():]
+    return None
+
+
+_IRREGULAR = {"loaves": "loaf", "children": "child", "men": "man", "women": "woman", "knives": "knife",
+              "shelves": "shelf", "leaves": "leaf", "halves": "half", "wives": "wife", "lives": "life",
+              "feet": "foot", "teeth": "tooth", "mice": "mouse", "analyses": "analysis",
+              "criteria": "criterion", "indices": "index", "data": "data", "series": "series",
+              "batteries": "battery", "policies": "policy", "copies": "copy", "entries": "entry",
+              "categories": "category", "deliveries": "delivery", "queries": "query", "boxes": "box",
+              "patches": "patch", "switches": "switch", "branches": "branch", "buses": "bus",
+              "classes": "class", "addresses": "address", "processes": "process", "statuses": "status"}
+_AGREE = {"are": "is", "were": "was", "have": "has", "do": "does"}
+_MODALS = frozenset(["may", "must", "can", "should", "will", "would", "could", "might", "shall"])
+
+
+def _singular(noun: str) -> str | None:
+    low = noun.lower()
+    if low in _IRREGULAR:
+        sing = _IRREGULAR[low]
+    elif low.endswith("ies") and len(low) > 4:
+        sing = low[:-3] + "y"
+    elif low.endswith("s") and not low.endswith(("ss", "us", "is", "ous")) and len(low) > 3:
+        sing = low[:-1]
+    else:
+        return None
+    return sing if sing != low else None
+
+
+def m_inflect(s: str) -> str | None:
+    """"Wrapped loaves keep ..." → "A wrapped loaf keeps ...": a plural generic subject made singular."""
+    words = s.split(" ")
+    if len(words) < 4 or words[0].lower() in _NOT_ITEM or not words[0][:1].isupper():
+        return None
+    for i in (0, 1):
+        noun, verb = words[i].strip(","), words[i + 1]
+        sing = _singular(noun)
+        if sing is None or (i == 1 and (words[0].lower() in _NOT_ITEM or words[0].endswith("s"))):
+            continue
+        low = verb.lower()
+        if not verb.islower() or "'" in noun + verb or "’" in noun + verb:
+            return None
+        if low in _MODALS or low == "cannot":
+            new_verb = low
+        elif low in _AGREE:
+            new_verb = _AGREE[low]
+        elif re.fullmatch(r"[a-z]{3,}", low) and not low.endswith(("s", "ed", "ing", "ly")) and low not in _NOT_ITEM:
+            new_verb = low + ("es" if low.endswith(("sh", "ch", "x", "o")) else "s")
+        else:
+            return None
+        head = [w.lower() for w in words[:i]] + [sing]
+        article = "An" if head[0][0] in "aeiou" else "A"
+        return " ".join([article, *head, new_verb, *words[i + 2:]])
+    return None
+
+
+_PAREN = re.compile(r" \([^()]{2,80}\)")
+
+
+def m_paren(s: str) -> str | None:
+    m = _PAREN.search(s)
+    return s[: m.start()] + s[m.end():] if m else None
+
+
+_LABEL = re.compile(r"\s*\(?(?:\d+|[a-z])\)\s")
+
+
+def m_punct(s: str) -> str | None:
+    if _LABEL.match(s):
+        return None  # "(2) ..." : an enumeration label, which markdown around it hides
+    body = s.rstrip(".:;!")
+    if body == s:
+        return f"{s}."
+    return f"**{body}**" if len(body) % 2 else f"\"{body}\""
+
+
+# --- meaning-changing mutations ---------------------------------------------------------------
+
+_ANY_NUMBER = re.compile(r"(?<![\w.,:/-])(\d+(?:\.\d+)?)(?![\w.]*\d)(?!-\d)")
+
+
+def c_number(s: str) -> str | None:
+    for m in _ANY_NUMBER.finditer(s):
+        if re.fullmatch(r"\(?", s[: m.start()]) and s[m.end(): m.end() + 1] in ").":
+            continue  # an enumeration label "(2)" / "1)" at the start is no claim
+        if _ISO.search(s[max(0, m.start() - 8): m.end() + 8]) or _VERSIONISH.search(s[: m.start()]):
+            continue
+        text = m.group(1)
+        if "." in text:
+            whole, frac = text.split(".")
+            new = f"{whole}.{(int(frac) + 1) % 10 ** len(frac):0{len(frac)}d}"
+        else:
+            new = str(int(text) + (1 if int(text) < 10 else int(text) // 2 or 1))
+        return s[: m.start()] + new + s[m.end():]
+    return None
+
+
+_AUX = re.compile(r"\b(is|are|was|were|must|may|can|should|will|does|do|did|has|have|had)\b(?! not\b)")
+_NEG = re.compile(r"\b(is|are|was|were|must|may|can|should|will|does|do|did|has|have|had) not ")
+
+
+def c_negate(s: str) -> str | None:
+    m = _NEG.search(s)
+    if m:
+        if m.group(1) in ("does", "do", "did"):
+            return None
+        return s[: m.start()] + m.group(1) + " " + s[m.end():]
+    for token in (" cannot ", " never "):
+        if token in s:
+            return s.replace(token, " can " if token == " cannot " else " always ", 1)
+    m = _AUX.search(s)
+    if m and m.group(1) not in ("does", "do", "did"):
+        return s[: m.end()] + " not" + s[m.end():]
+    return None
+
+
+_MODAL_SWAP = {"may": "must", "must": "may", "should": "must", "can": "must", "might": "will", "could": "must"}
+
+
+def c_modal(s: str) -> str | None:
+    m = re.search(r"\b(may|must|should|can|might|could)\b(?! not)", s)
+    if not m:
+        return None
+    return s[: m.start()] + _MODAL_SWAP[m.group(1)] + s[m.end():]
+
+
+_NAME = re.compile(r"(?<![\w.] )(?<!^)\b([A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
+_FROM_TO = re.compile(r"\bfrom ([\w.:-]+(?: [\w.:-]+)?) to ([\w.:-]+(?: [\w.:-]+)?)\b")
+
+
+def c_roles(s: str) -> str | None:
+    m = _FROM_TO.search(s)
+    if m and m.group(1) != m.group(2):
+        return s[: m.start()] + f"from {m.group(2)} to {m.group(1)}" + s[m.end():]
+    names = []
+    for m in re.finditer(r"\b([A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})?)\b", s):
+        if m.start() == 0 or m.group(1) in _MONTHS or m.group(1).lower() in _NOT_ITEM:
+            continue
+        names.append(m)
+    distinct = [m for i, m in enumerate(names) if all(m.group(1) != n.group(1) for n in names[:i])]
+    if len(distinct) < 2:
+        return None
+    a, b = distinct[0], distinct[1]
+    between = s[a.end(): b.start()]
+    if re.fullmatch(r"(?:, |,? (?:and|or) )(?:[A-Z][\w-]*(?:, |,? (?:and|or) ))*", between):
+        return None  # coordinated names: swapping them keeps the meaning
+    return s[: a.start()] + b.group(1) + between + a.group(1) + s[b.end():]
+
+
+_UNIT_SWAP = {"seconds": "minutes", "minutes": "hours", "hours": "days", "days": "weeks", "weeks": "months",
+              "months": "years", "ms": "s", "mm": "cm", "cm": "m", "km": "miles", "kg": "lb", "g": "kg",
+              "mg": "g", "ml": "l", "MB": "GB", "GB": "TB", "°C": "°F", "%": " percentage points",
+              "Mbit/s": "MB/s", "€": "$", "hour": "day", "day": "week", "minute": "hour"}
+_UNIT_CHANGE = re.compile(r"(?<=\d)( ?)(" + "|".join(sorted((re.escape(u) for u in _UNIT_SWAP), key=len, reverse=True)) + r")(?![\w/])")
+
+
+def c_unit(s: str) -> str | None:
+    m = _UNIT_CHANGE.search(s)
+    if not m:
+        return None
+    unit = m.group(2)
+    sp = m.group(1) if unit not in ("%",) else ""
+    return s[: m.start()] + sp + _UNIT_SWAP[unit] + s[m.end():]
+
+
+_QUANT = {"up to": "at least", "at least": "at most", "at most": "at least", "more than": "less than",
+          "less than": "more than", "fewer than": "more than", "over": "under", "under": "over",
+          "maximum": "minimum", "minimum": "maximum", "all": "some", "every": "no", "always": "sometimes",
+          "never": "sometimes", "no more than": "at least", "within": "after"}
+_QUANT_RE = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _QUANT), key=len, reverse=True)) + r")\b", re.I)
+
+
+def c_quantifier(s: str) -> str | None:
+    m = _QUANT_RE.search(s)
+    if not m:
+        return None
+    word = m.group(1)
+    new = _QUANT[word.lower()]
+    if word[0].isupper():
+        new = new.capitalize()
+    return s[: m.start()] + new + s[m.end():]
+
+
+_ANTONYM = {"before": "after", "after": "before", "above": "below", "below": "above", "increase": "decrease",
+            "increased": "decreased", "decreased": "increased", "increases": "decreases", "decreases": "increases",
+            "higher": "lower", "lower": "higher", "larger": "smaller", "smaller": "larger", "enabled": "disabled",
+            "disabled": "enabled", "open": "closed", "closed": "open", "added": "removed", "removed": "added",
+            "accepted": "rejected", "rejected": "accepted", "approved": "rejected", "inside": "outside",
+            "outside": "inside", "maximum": "minimum", "minimum": "maximum", "positive": "negative",
+            "negative": "positive", "early": "late", "late": "early", "start": "end", "first": "last",
+            "last": "first", "rose": "fell", "fell": "rose", "warm": "cold", "cold": "warm", "hot": "cold",
+            "high": "low", "low": "high", "more": "less", "less": "more", "on": "off", "into": "out of",
+            "faster": "slower", "slower": "faster", "greater": "smaller", "better": "worse", "worse": "better"}
+_ANTONYM_RE = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _ANTONYM), key=len, reverse=True)) + r")\b")
+
+
+def c_antonym(s: str) -> str | None:
+    for m in _ANTONYM_RE.finditer(s):
+        if m.group(1) == "on" and re.match(r"\s*(?:the|a|an)\b", s[m.end():]) is not None:
+            continue  # "on the/a ..." is a preposition, not the on/off state
+        return s[: m.start()] + _ANTONYM[m.group(1)] + s[m.end():]
+    return None
+
+
+_CELSIUS = re.compile(r"(-?\d+(?:\.\d+)?) ?°C\b")
+
+
+def m_fahrenheit(s: str) -> str | None:
+    m = _CELSIUS.search(s)
+    if not m:
+        return None
+    f = Fraction(m.group(1)) * Fraction(9, 5) + 32
+    text = _fmt(f) if f >= 0 else None
+    return s[: m.start()] + f"{text} °F" + s[m.end():] if text else None
+
+
+def m_percent(s: str) -> str | None:
+    m = re.search(r"(\d)%", s)
+    return s[: m.start() + 1] + " percent" + s[m.end():] if m else None
+
+
+def m_article(s: str) -> str | None:
+    m = re.search(r"(?<=\w )the (?=[a-z])", s)
+    return s[: m.start()] + s[m.end():] if m else None
+
+
+def m_oxford(s: str) -> str | None:
+    m = re.search(r"(\w+, [\w ]+?)(,?) (and|or) ", s)
+    if not m or len(m.group(1).split()) > 6:
+        return None
+    comma = "" if m.group(2) else ","
+    return s[: m.start()] + m.group(1) + comma + f" {m.group(3)} " + s[m.end():]
+
+
+_CONTRACT = {"do not": "don't", "does not": "doesn't", "is not": "isn't", "are not": "aren't",
+             "cannot": "can't", "will not": "won't", "was not": "wasn't", "must not": "mustn't",
+             "should not": "shouldn't", "has not": "hasn't", "have not": "haven't"}
+_CONTRACT_RE = re.compile(r"\b(" + "|".join(_CONTRACT) + r")\b")
+
+
+def m_contraction(s: str) -> str | None:
+    m = _CONTRACT_RE.search(s)
+    return s[: m.start()] + _CONTRACT[m.group(1)] + s[m.end():] if m else None
+
+
+_SPELLING = re.compile(r"\b(\w{3,})(is|iz)(e|ed|es|ing|ation|ations)\b|\b(\w{3,})(our)\b|\b(cent|met|lit)(re|res)\b")
+
+
+def m_spelling(s: str) -> str | None:
+    """British and American spellings (-ise/-ize, -our/-or, -re/-er)."""
+    m = next((m for m in _SPELLING.finditer(s) if m.group(0).islower()), None)
+    if not m:
+        return None
+    if m.group(2):
+        new = m.group(1) + ("iz" if m.group(2) == "is" else "is") + m.group(3)
+    elif m.group(5):
+        if m.group(4).lower() in ("y", "f", "h", "your", "hour", "four", "tour", "pour", "flour", "sour", "our", "dour"):
+            return None
+        new = m.group(4) + "or"
+    else:
+        new = m.group(6) + ("er" if m.group(7) == "re" else "ers")
+    if m.group(0).lower() in ("rise", "wise", "raise", "noise", "praise", "promise", "premise", "exercise", "advise",
+                              "devise", "revise", "supervise", "televise", "surprise", "compromise", "expertise",
+                              "franchise", "merchandise", "otherwise", "precise", "concise"):
+        return None
+    return s[: m.start()] + new + s[m.end():]
+
+
+_CLOCK = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)\b(?! ?[ap]\.?m)")
+
+
+def m_clock(s: str) -> str | None:
+    m = _CLOCK.search(s)
+    if not m or "-" in s[max(0, m.start() - 1): m.end() + 1] or "–" in s[max(0, m.start() - 1): m.end() + 1]:
+        return None
+    h, mi = int(m.group(1)), m.group(2)
+    if h == 0 or h == 12:
+        return None
+    suffix = "pm" if h > 12 else "am"
+    text = f"{h % 12}:{mi} {suffix}" if mi != "00" else f"{h % 12} {suffix}"
+    return s[: m.start()] + text + s[m.end():]
+
+
+def m_thousands(s: str) -> str | None:
+    m = re.search(r"(?<![\w.,:/-])(\d{1,3}),(\d{3})(?![\d,.])", s)
+    if m:
+        return s[: m.start()] + m.group(1) + m.group(2) + s[m.end():]
+    m = re.search(r"(?<![\w.,:/-])(\d{1,2})(\d{3})(?![\w.,:/])", s)
+    if m and not (1900 <= int(m.group(0)) <= 2100):
+        return s[: m.start()] + f"{m.group(1)},{m.group(2)}" + s[m.end():]
+    return None
+
+
+_CLAUSES = re.compile(r"^(?P<a>[A-Z][^;,]{8,}?)(?P<sep>; |, and |, while )(?P<b>[a-z][^;]{8,}?)(?P<end>[.!]?)$")
+
+
+def m_clause_swap(s: str) -> str | None:
+    """"A does X; B does Y." -> "B does Y; A does X." (two full clauses, each with its own subject)."""
+    m = _CLAUSES.match(s)
+    if not m or re.search(r"\b(it|they|this|then|so|therefore|but|respectively|them|its|their)\b", m.group("b"), re.I):
+        return None
+    a, b = m.group("a"), m.group("b")
+    if len(a.split()) < 3 or len(b.split()) < 3 or a.split()[0].lower() in _NOT_ITEM - {"the", "a", "an"}:
+        return None
+    first = a.split()[0]
+    a_low = a if first.isupper() or (len(first) > 1 and first[1:].lower() != first[1:]) or _is_name(first) else a[0].lower() + a[1:]
+    return b[0].upper() + b[1:] + m.group("sep") + a_low + m.group("end")
+
+
+def _is_name(word: str) -> bool:
+    return word[:1].isupper() and word.lower() not in _NOT_ITEM and word not in ("The", "A", "An", "All", "Each", "Every")
+
+
+_YEARS = re.compile(r"\b(\d{1,2}) (years?)\b")
+
+
+def m_months(s: str) -> str | None:
+    """"5 years" -> "60 months"."""
+    m = _YEARS.search(s)
+    if not m or re.search(r"(?:aged?|old|over|under)\s*$", s[: m.start()]) or re.match(r"\s*(?:old|of age)\b", s[m.end():]):
+        return None
+    return s[: m.start()] + f"{int(m.group(1)) * 12} months" + s[m.end():]
+
+
+def m_million(s: str) -> str | None:
+    m = re.search(r"(?<![\w.,])(\d{1,3}),(\d{3}),000(?![\d,.])", s)
+    if not m:
+        return None
+    value = Fraction(int(m.group(1) + m.group(2)), 1000)
+    text = _fmt(value)
+    return s[: m.start()] + f"{text} million" + s[m.end():] if text else None
+
+
+_ABBREV = {"January": "Jan", "February": "Feb", "March": "Mar", "April": "Apr", "August": "Aug",
+           "September": "Sept", "October": "Oct", "November": "Nov", "December": "Dec"}
+
+
+def m_month_abbrev(s: str) -> str | None:
+    m = re.search(r"\b(\d{1,2}) (" + "|".join(_ABBREV) + r") (\d{4})\b", s)
+    if m:
+        return s[: m.start()] + f"{m.group(1)} {_ABBREV[m.group(2)]} {m.group(3)}" + s[m.end():]
+    return None
+
+
+_ORD_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh",
+              8: "eighth", 9: "ninth", 10: "tenth"}
+
+
+def m_ordinal(s: str) -> str | None:
+    """"the 3rd floor" <-> "the third floor"; "1 March 2026" -> "the 1st of March 2026"."""
+    m = re.search(r"\b(\d{1,2})(st|nd|rd|th)\b", s)
+    months = "|".join(_MONTHS)
+    if (m and int(m.group(1)) in _ORD_WORDS and not re.search(r"\b(?:" + months + r")\s*$", s[: m.start()])
+            and not re.match(r"\s+(?:of\s+)?(?:" + months + ")", s[m.end():])):
+        return s[: m.start()] + _ORD_WORDS[int(m.group(1))] + s[m.end():]
+    m = re.search(r"\bthe (" + "|".join(v for k, v in _ORD_WORDS.items() if k > 2) + r")\b", s)
+    if m:
+        n = next(k for k, v in _ORD_WORDS.items() if v == m.group(1))
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+        return s[: m.start()] + f"the {n}{suffix}" + s[m.end():]
+    return None
+
+
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def m_numword_compound(s: str) -> str | None:
+    """25 -> "twenty-five" (counts of things, not measures with a unit symbol)."""
+    for m in re.finditer(r"(?<![\w.,:/$€£#-])([2-9]\d)(?![\w.,:/%°-]|\.\d)", s):
+        n = int(m.group(1))
+        if _VERSIONISH.search(s[: m.start()]) or re.match(r"\s*(?:am|pm|%|st|nd|rd|th)\b", s[m.end():]):
+            continue
+        if re.search(r"\b(?:" + "|".join(_MONTHS) + r")\s*$", s[: m.start()]) or re.match(r"\s+(?:" + "|".join(_MONTHS) + ")", s[m.end():]):
+            continue
+        word = _TENS[n // 10] + ("-" + _WORDS[n % 10] if n % 10 else "")
+        return s[: m.start()] + (word.capitalize() if m.start() == 0 else word) + s[m.end():]
+    return None
+
+
+_HYPHEN_QTY = re.compile(r"\b(\d+(?:\.\d+)?)-(second|minute|hour|day|week)\b")
+_HYPHEN_TARGETS = {"second": ("minute",), "minute": ("hour", "second"), "hour": ("minute", "day"),
+                   "day": ("hour", "week"), "week": ("day",)}
+
+
+def m_unit_hyphen(s: str) -> str | None:
+    """"a 2-hour course" -> "a 120-minute course"; "a 30-minute break" -> "a 0.5-hour break"."""
+    m = _HYPHEN_QTY.search(s)
+    if not m:
+        return None
+    value = Fraction(m.group(1)) * _UNITS[m.group(2)][1]
+    for target in _HYPHEN_TARGETS[m.group(2)]:
+        text = _fmt(value / _UNITS[target][1])
+        if text:
+            return s[: m.start()] + f"{text}-{target}" + s[m.end():]
+    return None
+
+
+def m_unit_down(s: str) -> str | None:
+    """Another exact conversion, into the smaller unit ("4.5 metres" -> "450 cm" style)."""
+    for m in _QTY.finditer(s):
+        follow = s[m.end(): m.end() + 12]
+        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow):
+            continue
+        up = _converted(m, prefer_up=True)
+        down = _converted(m, prefer_up=False)
+        if down and down != up:
+            return s[: m.start()] + down + s[m.end():]
+    return None
+
+
+_CJK_CONV = {"小时": ("分钟", 60), "分钟": ("小时", Fraction(1, 60)), "天": ("小时", 24), "年": ("个月", 12),
+             "米": ("厘米", 100), "厘米": ("米", Fraction(1, 100)), "公斤": ("克", 1000), "千克": ("克", 1000),
+             "克": ("公斤", Fraction(1, 1000)), "升": ("毫升", 1000), "毫升": ("升", Fraction(1, 1000)),
+             "時間": ("分", 60), "分": ("時間", Fraction(1, 60)), "週間": ("日間", 7), "日間": ("時間", 24),
+             "kg": ("g", 1000), "L": ("mL", 1000)}
+_CJK_QTY = re.compile(r"(\d+(?:\.\d+)?)\s?(" + "|".join(sorted(map(re.escape, _CJK_CONV), key=len, reverse=True)) + r")(?![\w])")
+
+
+def m_cjk_unit(s: str) -> str | None:
+    """CJK quantities converted exactly: 2小时 -> 120分钟, 30厘米 -> 0.3米, 8.5 kg -> 8500 g."""
+    if not _CJK.search(s):
+        return None
+    for m in _CJK_QTY.finditer(s):
+        if m.group(2) == "分" and re.match(r"\d", s[m.end():m.end() + 1] or "x"):
+            continue
+        unit, factor = _CJK_CONV[m.group(2)]
+        text = _fmt(Fraction(m.group(1)) * factor)
+        if text:
+            return s[: m.start()] + text + (" " if " " in m.group(0) else "") + unit + s[m.end():]
+    return None
+
+
+_CJK_NUMS = {"两": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
+
+
+def m_cjk_number(s: str) -> str | None:
+    """CJK numerals before a counter and digits: 两起 <-> 2起, 3次 -> 三次."""
+    if not _CJK.search(s):
+        return None
+    m = re.search(r"(?<![\d一二三四五六七八九十百千万两])([两三四五六七八九])(?=[个次起名人天年周日台件条])", s)
+    if m:
+        return s[: m.start()] + _CJK_NUMS[m.group(1)] + s[m.end():]
+    m = re.search(r"(?<![\d.,])([2-9])(?=[个次起名人台件条])", s)
+    if m:
+        word = {v: k for k, v in _CJK_NUMS.items()}[m.group(1)]
+        return s[: m.start()] + word + s[m.end():]
+    return None
+
+
+_ORD_SWAP = {"first": "second", "second": "third", "third": "first", "last": "first", "1st": "2nd",
+             "2nd": "3rd", "3rd": "1st", "4th": "5th"}
+_ORD_SWAP_RE = re.compile(r"\b(" + "|".join(_ORD_SWAP) + r")\b")
+
+
+def c_ordinal(s: str) -> str | None:
+    """"the first year" -> "the second year"."""
+    m = _ORD_SWAP_RE.search(s)
+    if not m or (m.group(1) == "second" and re.match(r"\s*(?:$|[.,;])", s[m.end():])):
+        return None
+    return s[: m.start()] + _ORD_SWAP[m.group(1)] + s[m.end():]
+
+
+def c_cjk_number(s: str) -> str | None:
+    if not _CJK.search(s):
+        return None
+    m = re.search(r"(?<![\d.,:])(\d+)(?![\d.,:])", s)
+    if not m or re.search(r"20\d\d年?$", s[: m.end()]):
+        return None
+    return s[: m.start()] + str(int(m.group(1)) + 1) + s[m.end():]
+
+
+def m_verbatim(s: str) -> str | None:
+    return s
+
+
+PRESERVING: dict[str, Callable[[str], str | None]] = {
+    "verbatim": m_verbatim,
+    "reorder": m_reorder,
+    "unit-conversion": m_unit,
+    "every-unit": m_every,
+    "number-word": m_numword,
+    "date-format": m_date,
+    "inflection": m_inflect,
+    "parenthesis-dropped": m_paren,
+    "punctuation": m_punct,
+    "fahrenheit": m_fahrenheit,
+    "percent-word": m_percent,
+    "article-dropped": m_article,
+    "serial-comma": m_oxford,
+    "contraction": m_contraction,
+    "spelling": m_spelling,
+    "clock-12h": m_clock,
+    "thousands-separator": m_thousands,
+    "clause-swap": m_clause_swap,
+    "years-months": m_months,
+    "million": m_million,
+    "month-abbrev": m_month_abbrev,
+    "ordinal": m_ordinal,
+    "number-word-compound": m_numword_compound,
+    "unit-hyphenated": m_unit_hyphen,
+    "unit-conversion-down": m_unit_down,
+    "cjk-unit": m_cjk_unit,
+    "cjk-number": m_cjk_number,
+}
+CHANGING: dict[str, Callable[[str], str | None]] = {
+    "number-changed": c_number,
+    "negation": c_negate,
+    "modal": c_modal,
+    "roles-swapped": c_roles,
+    "unit-changed": c_unit,
+    "quantifier": c_quantifier,
+    "antonym": c_antonym,
+    "cjk-number-changed": c_cjk_number,
+    "ordinal-changed": c_ordinal,
+}
+
+
+#: Mutations that apply to CJK sentences as well as to the others.
+_ANY_SCRIPT = frozenset(["verbatim", "punctuation"])
+
+
+def variants(sentences: list[Sentence]) -> list[Variant]:
+    out = []
+    for sent in sentences:
+        for table, preserving in ((PRESERVING, True), (CHANGING, False)):
+            for name, mutate in table.items():
+                cjk = sent.source == "notes-cjk"
+                if (cjk and not name.startswith("cjk-") and name not in _ANY_SCRIPT) or (
+                    not cjk and name.startswith("cjk-")
+                ):
+                    continue
+                claim = mutate(sent.text)
+                if claim is None or (claim == sent.text and name != "verbatim"):
+                    continue
+                stripped = claim.strip("*\"' .")
+                if preserving and name not in ("punctuation", "verbatim") and stripped in sent.evidence:
+                    continue
+                if not preserving and stripped.lower().rstrip(".") in sent.evidence.lower():
+                    continue
+                out.append(Variant(name, preserving, sent, claim))
+    return out
+
+
+# --- run ---------------------------------------------------------------------------------------
+
+
+def verdict(variant: Variant) -> tuple[str, str, str]:
+    span = EvidenceSpan(evidence_id="E1", text=variant.sentence.evidence, uri="bench://" + variant.sentence.doc,
+                        start_line=1, end_line=variant.sentence.evidence.count("\n") + 1)
+    result = verify_claims([Claim(id="C1", text=variant.claim, cited=(), substantive=True)], [span])[0]
+    return result.verdict, result.reason or "", result.detail or ""
+
+
+def sample(sources: list[str], per_source: int, seed: int) -> list[Sentence]:
+    rng = random.Random(seed)
+    out = []
+    for name in sources:
+        sentences = LOADERS[name]()
+        if name != "notes" and len(sentences) > per_source:
+            sentences = rng.sample(sentences, per_source)
+        out += sentences
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sources", default=",".join(SOURCES), help="comma-separated: " + ", ".join(SOURCES))
+    parser.add_argument("--per-source", type=int, default=600,
+                        help="sentences sampled from each corpus (the notes are all used)")
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--errors", action="store_true", help="print every miss and false support")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    sources = [s for s in args.sources.split(",") if s]
+    unknown = set(sources) - set(SOURCES)
+    if unknown:
+        parser.error(f"unknown source(s): {', '.join(sorted(unknown))}")
+    started = time.perf_counter()
+    sents = sample(sources, args.per_source, args.seed)
+    every = [(v, *verdict(v)) for v in variants(sents)]
+    elapsed = time.perf_counter() - started
+    # A preserving variant counts only where the sentence copied verbatim is supported: a
+    # fragment the verifier cannot read as a unit (an abbreviation cut, a title line) says
+    # nothing about near-verbatim recall.
+    readable = {id(v.sentence) for v, verdict_, _, _ in every if v.mutation == "verbatim" and verdict_ == "supported"}
+    verbatim_n = sum(v.mutation == "verbatim" for v, *_ in every)
+    results = [r for r in every if not r[0].preserving or r[0].mutation == "verbatim" or id(r[0].sentence) in readable]
+    near = [r for r in results if r[0].preserving and r[0].mutation != "verbatim"]
+
+    table: dict[tuple[bool, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    per_source: dict[tuple[bool, str], list[int]] = defaultdict(lambda: [0, 0])
+    for v, verdict_, _, _ in results:
+        table[(v.preserving, v.mutation)][verdict_] += 1
+        table[(v.preserving, v.mutation)]["n"] += 1
+        cell = per_source[(v.preserving, v.sentence.source)]
+        cell[0] += verdict_ == "supported"
+        cell[1] += 1
+    pres = [r for r in results if r[0].preserving]
+    chg = [r for r in results if not r[0].preserving]
+    pres_ok = sum(r[1] == "supported" for r in pres)
+    false_sup = sum(r[1] == "supported" for r in chg)
+    near_ok = sum(r[1] == "supported" for r in near)
+    summary = {
+        "sentences": len(sents),
+        "verbatim": {"n": verbatim_n, "supported": len(readable)},
+        "near_verbatim": {"n": len(near), "supported": near_ok},
+        "preserving": {"n": len(pres), "supported": pres_ok},
+        "changing": {"n": len(chg), "false_supported": false_sup},
+        "per_mutation": {f"{'preserving' if k[0] else 'changing'}/{k[1]}": dict(v) for k, v in sorted(table.items())},
+        "per_source": {f"{'preserving' if k[0] else 'changing'}/{k[1]}": v for k, v in sorted(per_source.items())},
+        "seconds": round(elapsed, 2),
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"# Verifier mutation harness — {len(sents)} sentences ({', '.join(sources)}), "
+              f"{len(results)} variants, {elapsed:.1f} s\n")
+        print("| side | mutation | n | supported | contradicted | insufficient | uncertain |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        for (preserving, name), cells in sorted(table.items(), key=lambda kv: (not kv[0][0], kv[0][1])):
+            print(f"| {'preserving' if preserving else 'changing'} | {name} | {cells['n']} | {cells['supported']} | "
+                  f"{cells['contradicted']} | {cells['insufficient']} | {cells['uncertain']} |")
+        print()
+        print("| side | source | supported / n |")
+        print("|---|---|---:|")
+        for (preserving, source), (ok, n) in sorted(per_source.items(), key=lambda kv: (not kv[0][0], kv[0][1])):
+            print(f"| {'preserving' if preserving else 'changing'} | {source} | {ok}/{n} ({100 * ok / n:.1f}%) |")
+        print()
+        rate = 100 * near_ok / len(near) if near else 0.0
+        print(f"sentences copied verbatim marked supported: {len(readable)}/{verbatim_n} "
+              "(near-verbatim variants are counted on these only)")
+        print(f"near-verbatim (meaning-preserving) variants marked supported: {near_ok}/{len(near)} "
+              f"({rate:.1f}%; goal >= {PRESERVE_GOAL:.0%})")
+        print(f"meaning-changing variants marked supported (false supports): {false_sup}/{len(chg)} (goal 0)")
+    if args.errors:
+        for v, verdict_, reason, detail in results:
+            if (verdict_ == "supported") != v.preserving:
+                tag = "MISSED" if v.preserving else "FALSE SUPPORT"
+                print(f"[{tag}] {v.mutation} ({v.sentence.source}:{v.sentence.doc}) {verdict_} ({reason}: {detail})\n"
+                      f"    source: {v.sentence.text}\n    claim:  {v.claim}", file=sys.stdout)
+    return 0 if false_sup == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
