@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cairn.errors import ModelUnavailable
+from cairn.memory.bm25 import MemoryBM25
 from cairn.memory.records import Claim, Observation, Qualified
 from cairn.memory.scope import Caller, visible
 from cairn.retrieval.hybrid import (
@@ -167,6 +168,7 @@ class _Visible:
     near: dict[str, Neighbours]  # session_neighbours(records)
     rows: list[str]  # ids of the records with a vector, in matrix order
     matrix: Any  # float32 (len(rows), dims), or None
+    version: object = None  # memory's version when read
 
 
 class HybridRecall:
@@ -182,6 +184,7 @@ class HybridRecall:
         self._settings = settings
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str | None, str | None], tuple[object, _Visible]] = {}
+        self._lexical = MemoryBM25()
 
     def _fingerprint(self) -> tuple[Embedder | None, str | None]:
         if self._embedder is None:
@@ -230,7 +233,7 @@ class HybridRecall:
 
                 matrix = np.frombuffer(b"".join(blobs[hashes[rid]] for rid in rows), dtype="<f4").reshape(len(rows), -1)
         seen = _Visible(records, {r.id: r for r in records}, {r.id: n for n, r in enumerate(records)},
-                        session_neighbours(records), rows, matrix)
+                        session_neighbours(records), rows, matrix, version[0])
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}
             self._cache[key] = (version, seen)
@@ -281,6 +284,10 @@ class HybridRecall:
     def _bm25(self, store: Any, text: str, caller: Caller, seen: _Visible, depth: int) -> list[tuple[str, float]]:
         """(id, BM25 score) of the best ``depth`` records ``caller`` may see."""
         parsed = parse_query(text, strict=False)
+        # Scored from the postings (the same scores and order as FTS5's), else by FTS5.
+        ranked = self._lexical.rank(store, seen.version, parsed, seen.by_id, depth, key=seen)
+        if ranked is not None:
+            return ranked
         # The best ``depth`` alone first (scoring is the same, sorting and reading 4x
         # less): when the caller may see all of them, they are the answer.
         scored = store.memory_search(parsed, [caller.project], depth)
