@@ -99,22 +99,21 @@ class PlanService:
         counter = budget_token_counter()
         caller = self._caller(project)
         root = self._root()
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-plan-git") as side:
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="cairn-plan") as side:
             head = side.submit(git_head, root)  # git's branch and status while memory is recalled
-            return self._gather(task, caller, counter, root, head.result, collections)
+            return self._gather(task, caller, counter, root, head.result, collections, side)
 
     def _gather(
         self, task: str, caller: Caller, counter: TokenCounter, root: Path,
-        head: Callable[[], GitHead | None], collections: Sequence[str],
+        head: Callable[[], GitHead | None], collections: Sequence[str], side: ThreadPoolExecutor,
     ) -> tuple[Caller, list[Candidate], str]:
         pool: list[Candidate] = []
         memory = self._memory()
-        bound: list[str] = []
-        if memory is not None:
-            records = memory.recall(task, project=caller.project, user=caller.user, limit=PLAN_CANDIDATES)
-            pool += memory_candidates(records, task, counter)
-            bound = sorted({f for r in records if isinstance(r.qualified.record, Observation)
-                            for f in r.qualified.record.files})
+        # Memory is recalled on a helper thread while the passages' hybrid run goes on here
+        # (SQLite, NumPy and onnxruntime release the GIL); the pool keeps its order.
+        recalled = (side.submit(memory.recall, task, project=caller.project, user=caller.user,
+                                limit=PLAN_CANDIDATES) if memory is not None else None)
+        passages: list[Candidate] = []
         try:
             store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)
         except NotFoundError:
@@ -122,7 +121,14 @@ class PlanService:
         if store is not None and store.list_collections():  # an index of memory alone: no passages
             run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
                                                       graph=False, all_passages=True, depth=PLAN_DEPTH)
-            pool += passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
+            passages = passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
+        bound: list[str] = []
+        if recalled is not None:
+            records = recalled.result()
+            pool += memory_candidates(records, task, counter)
+            bound = sorted({f for r in records if isinstance(r.qualified.record, Observation)
+                            for f in r.qualified.record.files})
+        pool += passages
         pool += git_candidates(root, task, caller, counter, bound_files=bound, head=head)
         return caller, pool, counter.name
 
