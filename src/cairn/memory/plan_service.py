@@ -29,6 +29,7 @@ from cairn.memory.governor import MAX_BUDGET, Candidate, GovernorSettings
 from cairn.memory.governor import plan as govern
 from cairn.memory.records import Observation
 from cairn.memory.scope import Caller
+from cairn.retrieval.vector import SharedQueryVector
 
 if TYPE_CHECKING:
     from cairn.models.tokens import TokenCounter
@@ -111,8 +112,10 @@ class PlanService:
         memory = self._memory()
         # Memory is recalled on a helper thread while the passages' hybrid run goes on here
         # (SQLite, NumPy and onnxruntime release the GIL); the pool keeps its order.
+        # Both embed the task: once, by whichever asks first.
+        shared = SharedQueryVector(task)
         recalled = (side.submit(memory.recall, task, project=caller.project, user=caller.user,
-                                limit=PLAN_CANDIDATES) if memory is not None else None)
+                                limit=PLAN_CANDIDATES, shared=shared) if memory is not None else None)
         passages: list[Candidate] = []
         try:
             store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)
@@ -120,7 +123,8 @@ class PlanService:
             store = None
         if store is not None and store.list_collections():  # an index of memory alone: no passages
             run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
-                                                      graph=False, all_passages=True, depth=PLAN_DEPTH)
+                                                      graph=False, all_passages=True, depth=PLAN_DEPTH,
+                                                      shared=shared)
             passages = passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
         bound: list[str] = []
         if recalled is not None:

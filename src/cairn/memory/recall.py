@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from cairn.memory.codec import MemoryRecord
     from cairn.memory.service import MemoryService
     from cairn.models.embedders import Embedder
+    from cairn.retrieval.vector import SharedQueryVector
     from cairn.store.protocol import StoreOpener
 
 
@@ -239,9 +240,10 @@ class HybridRecall:
             self._cache[key] = (version, seen)
         return seen
 
-    def recall(self, text: str, caller: Caller, limit: int) -> list[Recalled]:
+    def recall(self, text: str, caller: Caller, limit: int, *, shared: SharedQueryVector | None = None) -> list[Recalled]:
         """The ``limit`` active records ``caller`` may see that best match ``text``, fused
-        best first, each qualified, with its cosine to ``text`` (when vectors ran)."""
+        best first, each qualified, with its cosine to ``text`` (when vectors ran; the
+        embedding of ``text`` through ``shared`` when given)."""
         store = self._open_store(True)
         embedder, fingerprint = self._fingerprint()
         seen = self._visible(store, caller, fingerprint)
@@ -255,7 +257,7 @@ class HybridRecall:
         query = None
         if embedder is not None and seen.matrix is not None:
             try:
-                query = embedder.embed([text], kind="query")[0]
+                query = shared.embed(embedder) if shared is not None else embedder.embed([text], kind="query")[0]
             except ModelUnavailable:  # vectors without a working model: BM25 (and sessions) only
                 embedder = None
         if embedder is not None and query is not None and seen.matrix is not None:
