@@ -27,6 +27,7 @@ from cairn.memory.candidates import (
 )
 from cairn.memory.governor import MAX_BUDGET, Candidate, GovernorSettings
 from cairn.memory.governor import plan as govern
+from cairn.memory.recall import Recalled
 from cairn.memory.records import Observation
 from cairn.memory.scope import Caller
 from cairn.retrieval.vector import SharedQueryVector
@@ -110,12 +111,18 @@ class PlanService:
     ) -> tuple[Caller, list[Candidate], str]:
         pool: list[Candidate] = []
         memory = self._memory()
-        # Memory is recalled on a helper thread while the passages' hybrid run goes on here
-        # (SQLite, NumPy and onnxruntime release the GIL); the pool keeps its order.
-        # Both embed the task: once, by whichever asks first.
+        # Memory is recalled and made candidates on a helper thread while the passages'
+        # hybrid run goes on here (SQLite, NumPy, onnxruntime and the tokenizer release the
+        # GIL); the pool keeps its order. Both embed the task: once, by whichever asks first.
         shared = SharedQueryVector(task)
-        recalled = (side.submit(memory.recall, task, project=caller.project, user=caller.user,
-                                limit=PLAN_CANDIDATES, shared=shared) if memory is not None else None)
+
+        def recall() -> tuple[Sequence[Recalled], list[Candidate]]:
+            assert memory is not None
+            records = memory.recall(task, project=caller.project, user=caller.user, limit=PLAN_CANDIDATES,
+                                    shared=shared)
+            return records, memory_candidates(records, task, counter)
+
+        recalled = side.submit(recall) if memory is not None else None
         passages: list[Candidate] = []
         try:
             store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)
@@ -128,8 +135,8 @@ class PlanService:
             passages = passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
         bound: list[str] = []
         if recalled is not None:
-            records = recalled.result()
-            pool += memory_candidates(records, task, counter)
+            records, remembered = recalled.result()
+            pool += remembered
             bound = sorted({f for r in records if isinstance(r.qualified.record, Observation)
                             for f in r.qualified.record.files})
         pool += passages
