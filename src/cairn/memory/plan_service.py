@@ -122,12 +122,12 @@ class PlanService:
                                     shared=shared)
             return records, memory_candidates(records, task, counter)
 
-        recalled = side.submit(recall) if memory is not None else None
-        passages: list[Candidate] = []
-        try:
+        try:  # opens the index here, before the helper starts: it is never opened twice at once
             store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)
         except NotFoundError:
             store = None
+        recalled = side.submit(recall) if memory is not None else None
+        passages: list[Candidate] = []
         if store is not None and store.list_collections():  # an index of memory alone: no passages
             run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
                                                       graph=False, all_passages=True, depth=PLAN_DEPTH,

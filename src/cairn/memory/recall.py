@@ -36,7 +36,6 @@ from cairn.retrieval.hybrid import (
     HybridSettings,
     Neighbours,
     adapt_weights,
-    fuse,
     sequence_context,
     strong_signal,
 )
@@ -145,9 +144,30 @@ def fused_order(
 
 def _fuse(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[str, int],
           weights: Mapping[str, float] | None, settings: HybridSettings) -> list[Fused]:
-    hits = {stage: [light_hit(ordinal[rid], rid, score) for rid, score in ranked]
-            for stage, ranked in rankings.items() if ranked}
-    return fuse(hits, k=settings.rrf_k, weights=settings.weights if weights is None else weights)
+    """The units of :func:`cairn.retrieval.hybrid.fuse` over the records' ranked lists, in
+    its order and with its scores, without what recall does not read (each unit's per-stage
+    ranks, its hit's score): the same sums in the same order, the same tie-breaks (best
+    rank, then stage order, then write position)."""
+    weights = settings.weights if weights is None else weights
+    k = settings.rrf_k
+    units: dict[str, list[Any]] = {}  # id -> [score, best rank, stage order of that rank]
+    for order, (stage, ranked) in enumerate((s, r) for s, r in rankings.items() if r):
+        weight = weights.get(stage, 1.0)
+        seen: set[str] = set()
+        for rid, _ in ranked:
+            if rid in seen:
+                continue
+            seen.add(rid)
+            rank = len(seen)
+            entry = units.get(rid)
+            if entry is None:
+                units[rid] = [weight / (k + rank), rank, order]
+                continue
+            entry[0] += weight / (k + rank)
+            if rank < entry[1]:
+                entry[1], entry[2] = rank, order
+    ordered = sorted(units.items(), key=lambda u: (-round(u[1][0], 8), u[1][1], u[1][2], ordinal[u[0]]))
+    return [Fused(light_hit(ordinal[rid], rid, 0.0), round(e[0], 8), {}) for rid, e in ordered]
 
 
 def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[np.float64]:
