@@ -11,8 +11,9 @@ inputs exactly as FTS5 sees them:
   same ``porter unicode61 remove_diacritics 2``), with its occurrences weighted by
   :data:`MEMORY_BM25_WEIGHTS` summed (``doc`` is the record's
   ``memory_fts`` rowid); ``memory_lengths(doc, tokens)``: the record's token count.
-  Both are written with the record, in its transaction, from the tokens of a scratch FTS5
-  table in memory (so they are FTS5's own tokens, never a re-implementation).
+  Both are written with the record, in its transaction, from the vocabulary of a scratch
+  FTS5 table in memory holding just that record (so they are FTS5's own tokens, never a
+  re-implementation).
 * a phrase that is not a single token (``"adb logcat"``, a prefix ``word*``) is scored by
   FTS5 itself, alone: its BM25 share is exactly the one-phrase query's score.
 """
@@ -40,43 +41,42 @@ MEMORY_BM25_WEIGHTS = (4.0, 1.0, 2.0, 2.0)
 
 
 class _Scratch:
-    """An FTS5 table in memory with memory's tokenizer: the tokens FTS5 makes of a text."""
+    """A contentless FTS5 table in memory with memory's tokenizer, holding one row at a
+    time: its ``col`` vocabulary is the row's tokens with their count per column."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
-        self._phrases: dict[str, tuple[str, ...]] = {}
+        self._phrases: dict[str, str | None] = {}
 
     def _open(self) -> sqlite3.Connection:
         if self._conn is None:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             conn.execute(f"CREATE VIRTUAL TABLE scratch USING fts5({', '.join(MEMORY_COLUMNS)},"
-                         f" tokenize = '{MEMORY_TOKENIZER}')")
-            conn.execute("CREATE VIRTUAL TABLE scratch_instances USING fts5vocab(scratch, 'instance')")
+                         f" tokenize = '{MEMORY_TOKENIZER}', content = '')")
+            conn.execute("CREATE VIRTUAL TABLE scratch_terms USING fts5vocab(scratch, 'col')")
             self._conn = conn
         return self._conn
 
-    def tokens(self, columns: Sequence[str]) -> list[tuple[str, str]]:
-        """(token, column) of every token of a row with these column texts, in order."""
+    def counts(self, columns: Sequence[str]) -> list[tuple[str, str, int]]:
+        """(token, column, occurrences) of a row with these column texts."""
         with self._lock:
             conn = self._open()
             conn.execute(f"INSERT INTO scratch(rowid, {', '.join(MEMORY_COLUMNS)}) VALUES (1, ?, ?, ?, ?)",
                          tuple(columns))
             try:
-                return [(str(t), str(c)) for t, c in
-                        conn.execute("SELECT term, col FROM scratch_instances ORDER BY col, offset")]
+                return [(str(t), str(c), int(n)) for t, c, n in conn.execute("SELECT term, col, cnt FROM scratch_terms")]
             finally:
-                conn.execute("DELETE FROM scratch")
+                conn.execute("INSERT INTO scratch(scratch) VALUES ('delete-all')")
 
-    def phrase(self, text: str) -> tuple[str, ...]:
-        """The tokens of a phrase's text (cached: a pure function of the text)."""
-        found = self._phrases.get(text)
-        if found is None:
-            found = tuple(t for t, _ in self.tokens((text, "", "", "")))
+    def single_token(self, text: str) -> str | None:
+        """The token of a phrase's text when it is exactly one token, else None (cached)."""
+        if text not in self._phrases:
+            found = self.counts((text, "", "", ""))
             if len(self._phrases) > 65_536:
                 self._phrases.clear()
-            self._phrases[text] = found
-        return found
+            self._phrases[text] = found[0][0] if len(found) == 1 and found[0][2] == 1 else None
+        return self._phrases[text]
 
 
 _SCRATCH = _Scratch()
@@ -88,14 +88,15 @@ def index_terms(conn: sqlite3.Connection, doc: int, columns: Sequence[str], weig
     record's write transaction). ``replacing``: the record had a row before."""
     if replacing:
         conn.execute("DELETE FROM memory_terms WHERE doc = ?", (doc,))
-    tokens = _SCRATCH.tokens(columns)
+    counts = _SCRATCH.counts(columns)
     weight = dict(zip(MEMORY_COLUMNS, weights, strict=True))
     freq: dict[str, float] = {}
-    for token, column in tokens:
-        freq[token] = freq.get(token, 0.0) + weight[column]
+    for token, column, n in counts:  # small whole numbers: exact in any order
+        freq[token] = freq.get(token, 0.0) + weight[column] * n
     conn.executemany("INSERT INTO memory_terms(term, doc, freq) VALUES (?, ?, ?)",
                      [(term, doc, float(f)) for term, f in freq.items()])
-    conn.execute("INSERT OR REPLACE INTO memory_lengths(doc, tokens) VALUES (?, ?)", (doc, len(tokens)))
+    conn.execute("INSERT OR REPLACE INTO memory_lengths(doc, tokens) VALUES (?, ?)",
+                 (doc, sum(n for _, _, n in counts)))
 
 
 def or_phrases(query: ParsedQuery) -> list[str] | None:
@@ -133,8 +134,7 @@ class MemoryTermsMixin(Connected):
             return None
         out: list[tuple[str, str | None]] = []
         for phrase in phrases:
-            tokens = () if phrase.endswith("*") else _SCRATCH.phrase(phrase[1:-1])
-            out.append((phrase, tokens[0] if len(tokens) == 1 else None))
+            out.append((phrase, None if phrase.endswith("*") else _SCRATCH.single_token(phrase[1:-1])))
         return out
 
     def memory_postings(self, token: str) -> tuple[list[int], list[float]]:
