@@ -54,7 +54,8 @@ def claim(cid: str, obj: str, created: str, superseded_by: str | None = None) ->
 class FakeMemory:
     records: list[Qualified] = field(default_factory=list)
 
-    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Recalled]:
+    def recall(self, task: str, *, project: str, user: str | None, limit: int,
+               shared: object = None) -> Sequence[Recalled]:
         # unfiltered on purpose: the governor must enforce scope
         return [Recalled(q) for q in self.records[:limit]]
 

@@ -81,3 +81,27 @@ def test_vectors_recall_by_meaning_and_plans_stay_identical(mws: Any) -> None:
     again = canonical(mws.plan("which relational store holds purchases", budget=200, explain=True)
                       .model_dump(mode="json"))
     assert first == again
+
+
+def test_recall_fusion_is_query_fusion() -> None:
+    """Recall's lean fusion gives :func:`cairn.retrieval.hybrid.fuse`'s units, order and
+    scores (ties, repeated ids, empty and zero-weight stages included)."""
+    import random
+
+    from cairn.memory.recall import _fuse
+    from cairn.retrieval.hybrid import DEFAULT_SETTINGS, fuse
+    from cairn.store.records import light_hit
+
+    rng = random.Random(7)
+    ids = [f"r{n}" for n in range(60)]
+    ordinal = {rid: n for n, rid in enumerate(ids)}
+    for case in range(300):
+        rankings = {stage: [(rng.choice(ids), rng.random()) for _ in range(rng.randrange(0, 40))]
+                    for stage in ("bm25", "vector", "bm25x", "vectorx")[: 1 + case % 4]}
+        weights = {s: rng.choice([0.0, 0.5, 1.0, 1.5]) for s in rankings} if case % 3 else None
+        hits = {s: [light_hit(ordinal[rid], rid, score) for rid, score in r] for s, r in rankings.items() if r}
+        expected = fuse(hits, k=DEFAULT_SETTINGS.rrf_k,
+                        weights=DEFAULT_SETTINGS.weights if weights is None else weights)
+        got = _fuse(rankings, ordinal, weights, DEFAULT_SETTINGS)
+        assert [(f.hit.docid, f.hit.passage_id, f.score) for f in got] == \
+            [(f.hit.docid, f.hit.passage_id, f.score) for f in expected]

@@ -36,3 +36,24 @@ def test_counts_equal_the_tokenizers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tokens, "CACHED_WORDS", 3)  # the cache empties itself when full
     assert counter.count(TEXTS) == expected
     assert counter.count([]) == []
+
+
+@needs_minilm
+@pytest.mark.parametrize("pretokenized", [0, 10**6])
+def test_new_words_counted_either_way(monkeypatch: pytest.MonkeyPatch, pretokenized: int) -> None:
+    """New words go as one pre-tokenized sequence (few) or as a parallel batch (many):
+    the same counts either way, on every character up to U+3100."""
+    from tokenizers import Tokenizer
+
+    from cairn.models.minilm import _default_minilm_paths
+
+    tokenizer = Tokenizer.from_file(str(_default_minilm_paths()[1]))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    expected = [len(e.ids) for e in tokenizer.encode_batch(TEXTS, add_special_tokens=False)]
+    monkeypatch.setattr(tokens, "PRETOKENIZED_WORDS", pretokenized)
+    budget_token_counter.cache_clear()
+    try:
+        assert budget_token_counter().count(TEXTS) == expected
+    finally:
+        budget_token_counter.cache_clear()

@@ -51,6 +51,7 @@ from cairn.text.tokens import words
 if TYPE_CHECKING:
     from cairn.models.tokens import TokenCounter
     from cairn.retrieval.pipeline import HybridRun
+    from cairn.retrieval.vector import SharedQueryVector
     from cairn.store.protocol import Store
 
 #: Words kept in a compact form.
@@ -69,10 +70,12 @@ class MemorySource(Protocol):
     """The few reads the plan service needs from the memory store (the memory service
     implements them; tests and benchmarks can give a list)."""
 
-    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Recalled]:
+    def recall(self, task: str, *, project: str, user: str | None, limit: int,
+               shared: SharedQueryVector | None = None) -> Sequence[Recalled]:
         """Active records of ``project`` (and team records) that may bear on ``task``, best
         first, with their derived quality and freshness and their cosine to ``task`` (None
-        without vectors); scope is judged again by the governor."""
+        without vectors); scope is judged again by the governor. ``shared``: the task's
+        embedding, as the plan's passage run computes it too."""
         ...
 
     def recent(self, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:

@@ -27,8 +27,10 @@ from cairn.memory.candidates import (
 )
 from cairn.memory.governor import MAX_BUDGET, Candidate, GovernorSettings
 from cairn.memory.governor import plan as govern
+from cairn.memory.recall import Recalled
 from cairn.memory.records import Observation
 from cairn.memory.scope import Caller
+from cairn.retrieval.vector import SharedQueryVector
 
 if TYPE_CHECKING:
     from cairn.models.tokens import TokenCounter
@@ -99,30 +101,45 @@ class PlanService:
         counter = budget_token_counter()
         caller = self._caller(project)
         root = self._root()
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-plan-git") as side:
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="cairn-plan") as side:
             head = side.submit(git_head, root)  # git's branch and status while memory is recalled
-            return self._gather(task, caller, counter, root, head.result, collections)
+            return self._gather(task, caller, counter, root, head.result, collections, side)
 
     def _gather(
         self, task: str, caller: Caller, counter: TokenCounter, root: Path,
-        head: Callable[[], GitHead | None], collections: Sequence[str],
+        head: Callable[[], GitHead | None], collections: Sequence[str], side: ThreadPoolExecutor,
     ) -> tuple[Caller, list[Candidate], str]:
         pool: list[Candidate] = []
         memory = self._memory()
-        bound: list[str] = []
-        if memory is not None:
-            records = memory.recall(task, project=caller.project, user=caller.user, limit=PLAN_CANDIDATES)
-            pool += memory_candidates(records, task, counter)
-            bound = sorted({f for r in records if isinstance(r.qualified.record, Observation)
-                            for f in r.qualified.record.files})
-        try:
+        # Memory is recalled and made candidates on a helper thread while the passages'
+        # hybrid run goes on here (SQLite, NumPy, onnxruntime and the tokenizer release the
+        # GIL); the pool keeps its order. Both embed the task: once, by whichever asks first.
+        shared = SharedQueryVector(task)
+
+        def recall() -> tuple[Sequence[Recalled], list[Candidate]]:
+            assert memory is not None
+            records = memory.recall(task, project=caller.project, user=caller.user, limit=PLAN_CANDIDATES,
+                                    shared=shared)
+            return records, memory_candidates(records, task, counter)
+
+        try:  # opens the index here, before the helper starts: it is never opened twice at once
             store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)
         except NotFoundError:
             store = None
+        recalled = side.submit(recall) if memory is not None else None
+        passages: list[Candidate] = []
         if store is not None and store.list_collections():  # an index of memory alone: no passages
             run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
-                                                      graph=False, all_passages=True, depth=PLAN_DEPTH)
-            pool += passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
+                                                      graph=False, all_passages=True, depth=PLAN_DEPTH,
+                                                      shared=shared)
+            passages = passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
+        bound: list[str] = []
+        if recalled is not None:
+            records, remembered = recalled.result()
+            pool += remembered
+            bound = sorted({f for r in records if isinstance(r.qualified.record, Observation)
+                            for f in r.qualified.record.files})
+        pool += passages
         pool += git_candidates(root, task, caller, counter, bound_files=bound, head=head)
         return caller, pool, counter.name
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from cairn.memory.recall import HybridRecall, Recalled
     from cairn.memory.records import Qualified
     from cairn.memory.service import MemoryService
+    from cairn.retrieval.vector import SharedQueryVector
 
 
 class StoredMemory:
@@ -22,10 +23,11 @@ class StoredMemory:
         self._memory = memory
         self._recall = recall
 
-    def recall(self, task: str, *, project: str, user: str | None, limit: int) -> Sequence[Recalled]:
+    def recall(self, task: str, *, project: str, user: str | None, limit: int,
+               shared: SharedQueryVector | None = None) -> Sequence[Recalled]:
         """The active records ``user`` may see in ``project`` that best match ``task``: BM25
         and vectors fused, with session context (:mod:`cairn.memory.recall`)."""
-        return self._recall.recall(task, Caller(project, user), limit)
+        return self._recall.recall(task, Caller(project, user), limit, shared=shared)
 
     def recent(self, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
         """The most recently updated active records, pinned ones first."""

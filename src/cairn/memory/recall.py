@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cairn.errors import ModelUnavailable
+from cairn.memory.bm25 import MemoryBM25
 from cairn.memory.records import Claim, Observation, Qualified
 from cairn.memory.scope import Caller, visible
 from cairn.retrieval.hybrid import (
@@ -35,7 +36,6 @@ from cairn.retrieval.hybrid import (
     HybridSettings,
     Neighbours,
     adapt_weights,
-    fuse,
     sequence_context,
     strong_signal,
 )
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from cairn.memory.codec import MemoryRecord
     from cairn.memory.service import MemoryService
     from cairn.models.embedders import Embedder
+    from cairn.retrieval.vector import SharedQueryVector
     from cairn.store.protocol import StoreOpener
 
 
@@ -143,9 +144,30 @@ def fused_order(
 
 def _fuse(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[str, int],
           weights: Mapping[str, float] | None, settings: HybridSettings) -> list[Fused]:
-    hits = {stage: [light_hit(ordinal[rid], rid, score) for rid, score in ranked]
-            for stage, ranked in rankings.items() if ranked}
-    return fuse(hits, k=settings.rrf_k, weights=settings.weights if weights is None else weights)
+    """The units of :func:`cairn.retrieval.hybrid.fuse` over the records' ranked lists, in
+    its order and with its scores, without what recall does not read (each unit's per-stage
+    ranks, its hit's score): the same sums in the same order, the same tie-breaks (best
+    rank, then stage order, then write position)."""
+    weights = settings.weights if weights is None else weights
+    k = settings.rrf_k
+    units: dict[str, list[Any]] = {}  # id -> [score, best rank, stage order of that rank]
+    for order, (stage, ranked) in enumerate((s, r) for s, r in rankings.items() if r):
+        weight = weights.get(stage, 1.0)
+        seen: set[str] = set()
+        for rid, _ in ranked:
+            if rid in seen:
+                continue
+            seen.add(rid)
+            rank = len(seen)
+            entry = units.get(rid)
+            if entry is None:
+                units[rid] = [weight / (k + rank), rank, order]
+                continue
+            entry[0] += weight / (k + rank)
+            if rank < entry[1]:
+                entry[1], entry[2] = rank, order
+    ordered = sorted(units.items(), key=lambda u: (-round(u[1][0], 8), u[1][1], u[1][2], ordinal[u[0]]))
+    return [Fused(light_hit(ordinal[rid], rid, 0.0), round(e[0], 8), {}) for rid, e in ordered]
 
 
 def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[np.float64]:
@@ -167,6 +189,7 @@ class _Visible:
     near: dict[str, Neighbours]  # session_neighbours(records)
     rows: list[str]  # ids of the records with a vector, in matrix order
     matrix: Any  # float32 (len(rows), dims), or None
+    version: object = None  # memory's version when read
 
 
 class HybridRecall:
@@ -182,6 +205,7 @@ class HybridRecall:
         self._settings = settings
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str | None, str | None], tuple[object, _Visible]] = {}
+        self._lexical = MemoryBM25()
 
     def _fingerprint(self) -> tuple[Embedder | None, str | None]:
         if self._embedder is None:
@@ -230,15 +254,16 @@ class HybridRecall:
 
                 matrix = np.frombuffer(b"".join(blobs[hashes[rid]] for rid in rows), dtype="<f4").reshape(len(rows), -1)
         seen = _Visible(records, {r.id: r for r in records}, {r.id: n for n, r in enumerate(records)},
-                        session_neighbours(records), rows, matrix)
+                        session_neighbours(records), rows, matrix, version[0])
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}
             self._cache[key] = (version, seen)
         return seen
 
-    def recall(self, text: str, caller: Caller, limit: int) -> list[Recalled]:
+    def recall(self, text: str, caller: Caller, limit: int, *, shared: SharedQueryVector | None = None) -> list[Recalled]:
         """The ``limit`` active records ``caller`` may see that best match ``text``, fused
-        best first, each qualified, with its cosine to ``text`` (when vectors ran)."""
+        best first, each qualified, with its cosine to ``text`` (when vectors ran; the
+        embedding of ``text`` through ``shared`` when given)."""
         store = self._open_store(True)
         embedder, fingerprint = self._fingerprint()
         seen = self._visible(store, caller, fingerprint)
@@ -252,7 +277,7 @@ class HybridRecall:
         query = None
         if embedder is not None and seen.matrix is not None:
             try:
-                query = embedder.embed([text], kind="query")[0]
+                query = shared.embed(embedder) if shared is not None else embedder.embed([text], kind="query")[0]
             except ModelUnavailable:  # vectors without a working model: BM25 (and sessions) only
                 embedder = None
         if embedder is not None and query is not None and seen.matrix is not None:
@@ -281,6 +306,10 @@ class HybridRecall:
     def _bm25(self, store: Any, text: str, caller: Caller, seen: _Visible, depth: int) -> list[tuple[str, float]]:
         """(id, BM25 score) of the best ``depth`` records ``caller`` may see."""
         parsed = parse_query(text, strict=False)
+        # Scored from the postings (the same scores and order as FTS5's), else by FTS5.
+        ranked = self._lexical.rank(store, seen.version, parsed, seen.by_id, depth, key=seen)
+        if ranked is not None:
+            return ranked
         # The best ``depth`` alone first (scoring is the same, sorting and reading 4x
         # less): when the caller may see all of them, they are the answer.
         scored = store.memory_search(parsed, [caller.project], depth)

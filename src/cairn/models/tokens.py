@@ -15,6 +15,8 @@ from dataclasses import dataclass
 ESTIMATE_NAME = "estimate:ceil(chars/4)"
 #: Words whose counts the tokenizer's counter remembers (emptied when full).
 CACHED_WORDS = 200_000
+#: New words counted as one pre-tokenized sequence (more: a parallel batch).
+PRETOKENIZED_WORDS = 2_000
 #: Characters Python's ``str.split`` treats as whitespace and BERT's normalizer does not
 #: (it drops them, joining their neighbours): a text with one is counted whole.
 _SPLIT_ONLY = re.compile("[\x0b\x0c\x1c-\x1f\x85\u2028\u2029]")
@@ -54,6 +56,18 @@ def budget_token_counter() -> TokenCounter:
 
     words: dict[str, int] = {}
 
+    def _word_counts(batch: list[str]) -> list[int]:
+        if len(batch) > PRETOKENIZED_WORDS:
+            return [len(e.ids) for e in encode(batch, add_special_tokens=False)]
+        # One sequence of the words as pre-tokenized input: each token's word id says whose
+        # it is (the same counts: the normalizer and pre-tokenizer act word by word), on
+        # this thread, where a batch wakes the tokenizer's thread pool for a few words.
+        counts = [0] * len(batch)
+        for word in tokenizer.encode(batch, is_pretokenized=True, add_special_tokens=False).word_ids:
+            if word is not None:
+                counts[word] += 1
+        return counts
+
     def count(texts: Sequence[str]) -> list[int]:
         # The BERT normalizer acts character by character and the pre-tokenizer splits at
         # whitespace first, so a text's count is the sum of its whitespace-separated
@@ -68,8 +82,7 @@ def budget_token_counter() -> TokenCounter:
             known = {w: n for w in needed if (n := words.get(w)) is not None}
             missing = [w for w in needed if w not in known]
             if missing:
-                counted = dict(zip(missing, (len(e.ids) for e in encode(missing, add_special_tokens=False)),
-                                   strict=True))
+                counted = dict(zip(missing, _word_counts(missing), strict=True))
                 if len(words) + len(counted) > CACHED_WORDS:
                     words.clear()
                 words.update(counted)

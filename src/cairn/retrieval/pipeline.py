@@ -38,7 +38,7 @@ from cairn.text.query import parse_query
 if TYPE_CHECKING:
     from cairn.contracts.graph import GraphExpansion
     from cairn.models.embedders import Embedder
-    from cairn.retrieval.vector import VectorMatrix
+    from cairn.retrieval.vector import SharedQueryVector, VectorMatrix
 
 QueryMode = Literal["fast", "default", "thorough"]
 
@@ -111,9 +111,10 @@ class HybridPipeline:
 
     def run(
         self, query: str, filters: SearchFilter, limit: int, *, mode: QueryMode, graph: bool,
-        all_passages: bool, depth: int | None = None,
+        all_passages: bool, depth: int | None = None, shared: SharedQueryVector | None = None,
     ) -> HybridRun:
-        """Rank passages for ``query``: the first ``limit`` fused units carry full hits."""
+        """Rank passages for ``query``: the first ``limit`` fused units carry full hits.
+        ``shared``: the query's embedding as another stage of the caller computes it too."""
         if mode not in ("fast", "default", "thorough"):
             raise ValidationError(f"unknown query mode {mode!r}: use fast, default or thorough")
         tuning, source = self.settings, self.ports.passages
@@ -130,7 +131,7 @@ class HybridPipeline:
             side = self.ports.vectors(filters)
             fast = getattr(side.embedder, "embed_query_fast", None) if mode == "fast" else None
             pending_vector = self.ports.background.submit(
-                _vector_stage, fast, side.embedder, query, side.matrix, side.allowed, depth)
+                _vector_stage, fast, side.embedder, query, side.matrix, side.allowed, depth, shared)
         except ModelUnavailable as exc:
             run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
         bm25 = self.ports.lexical(query, filters, depth)
@@ -308,13 +309,18 @@ class HybridPipeline:
 
 def _vector_stage(
     fast: Callable[[str], tuple[Any, str]] | None, embedder: Embedder, query: str, matrix: VectorMatrix,
-    allowed: Any, depth: int,
+    allowed: Any, depth: int, shared: SharedQueryVector | None = None,
 ) -> tuple[list[PassageHit], Any, str]:
-    """Embed the query (the int8 encoder when ``fast`` is given) and take its nearest
-    passages as light hits; returns them, the query vector and the encoder used."""
+    """Embed the query (the int8 encoder when ``fast`` is given; through ``shared`` when
+    given) and take its nearest passages as light hits; returns them, the query vector and
+    the encoder used."""
     from cairn.retrieval.vector import nearest_candidates
 
-    vector, encoder = fast(query) if fast is not None else (embedder.embed([query], kind="query")[0], "exact")
+    if fast is not None:
+        vector, encoder = fast(query)
+    else:
+        exact = shared.embed(embedder) if shared is not None else embedder.embed([query], kind="query")[0]
+        vector, encoder = exact, "exact"
     return nearest_candidates(matrix, vector, depth, allowed), vector, encoder
 
 

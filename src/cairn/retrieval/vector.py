@@ -66,6 +66,25 @@ class VectorCache:
         return loaded
 
 
+class SharedQueryVector:
+    """One text's query embedding, computed once for every stage that asks (thread-safe:
+    a second asker waits for the first): a plan's memory recall and passage run embed
+    their one task once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._lock = threading.Lock()
+        self._vectors: dict[str, NDArray[np.float32]] = {}
+
+    def embed(self, embedder: Embedder) -> NDArray[np.float32]:
+        """The text's query vector by ``embedder`` (computed on the first call per model)."""
+        with self._lock:
+            vector = self._vectors.get(embedder.fingerprint)
+            if vector is None:
+                vector = self._vectors[embedder.fingerprint] = embedder.embed([self.text], kind="query")[0]
+            return vector
+
+
 def top_rows(
     matrix: VectorMatrix, query: NDArray[np.float32], limit: int, allowed: NDArray[np.int64] | None
 ) -> list[tuple[int, float]]:

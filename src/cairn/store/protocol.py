@@ -600,6 +600,33 @@ class SavedCapsuleStore(Protocol):
         ...
 
 
+# --- plan speed (issue 14): memory's BM25 inputs outside FTS5 -----------------------------
+
+
+@runtime_checkable
+class MemoryTermIndex(Protocol):
+    """What a caller needs to score a plain OR query over memory as the memory BM25 does:
+    each phrase's rows with their column-weighted frequency and every record's length (a
+    phrase that is not one token is scored by the backend alone)."""
+
+    def memory_term_rows(self) -> tuple[int, list[tuple[int, str, int]]]:
+        """The memory index's row count, and (doc, record id, token count) of every record."""
+        ...
+
+    def memory_query_phrases(self, query: ParsedQuery) -> list[tuple[str, str | None]] | None:
+        """The phrases of ``query`` in scoring order, each with its one token (None: score it
+        with :meth:`memory_phrase_scores`); None when the query is not a plain OR."""
+        ...
+
+    def memory_postings(self, token: str) -> tuple[list[int], list[float]]:
+        """The docs holding ``token`` and its column-weighted frequency in each."""
+        ...
+
+    def memory_phrase_scores(self, phrase: str) -> tuple[list[int], list[float]]:
+        """The docs matching one phrase and its BM25 share in each."""
+        ...
+
+
 @runtime_checkable
 class Store(
     StoreLifecycle, WriterLock, CollectionStore, DocumentStore, LexicalIndex, VectorIndex,
@@ -608,6 +635,7 @@ class Store(
     JobQueue, RuntimeBeat, EventLog,  # the resident runtime (issue 16)
     DeltaJournal, SavedCapsuleStore,  # knowledge delta (issue 16)
     CodeStore,  # the code graph (issue 15)
+    MemoryTermIndex,  # plan speed (issue 14)
     Protocol,
 ):
     """Everything one index holds: every concern above, one backend."""

@@ -21,12 +21,11 @@ from cairn.store.records import ChangeRecord
 from cairn.store.sqlite.base import Connected, chunks, placeholders, utcnow
 from cairn.store.sqlite.events import append_event
 from cairn.store.sqlite.fts import compile_fts5
+from cairn.store.sqlite.memory_terms import MEMORY_BM25_WEIGHTS, index_terms
 
 if TYPE_CHECKING:
     from cairn.text.query import ParsedQuery
 
-#: BM25 column weights for (title, narrative, facts, concepts).
-MEMORY_BM25_WEIGHTS = (4.0, 1.0, 2.0, 2.0)
 
 
 def _fts_columns(record: MemoryRecord) -> tuple[str, str, str, str]:
@@ -80,10 +79,12 @@ class MemoryMixin(Connected):
             )
             self.conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
             self.conn.execute("DELETE FROM memory_evidence WHERE record_id = ?", (record.id,))
+        columns = _fts_columns(record)
         self.conn.execute(
             "INSERT INTO memory_fts(rowid, title, narrative, facts, concepts) VALUES (?, ?, ?, ?, ?)",
-            (rowid, *_fts_columns(record)),
+            (rowid, *columns),
         )
+        index_terms(self.conn, rowid, columns, MEMORY_BM25_WEIGHTS, replacing=row is not None)
         self.conn.executemany(
             "INSERT INTO memory_evidence(record_id, seq, kind, target, hash, start_line, end_line, relation)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

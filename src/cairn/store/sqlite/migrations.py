@@ -473,6 +473,36 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX code_files_edge_set ON code_files(edge_set, snapshot_id);
         """,
     ),
+    # Plan speed (issue 14, third round): memory's BM25 inputs outside FTS5.
+    Migration(
+        11,
+        "memory BM25 inputs: each record's tokens with weighted frequency, and its length",
+        """
+        -- The tokens FTS5 made of each record (doc = its memory_fts rowid), occurrences
+        -- weighted by column (title 4, narrative 1, facts 2, concepts 2), and its token
+        -- count: a plain OR query over memory is scored from these, as bm25() would.
+        CREATE TABLE memory_terms (
+            term TEXT NOT NULL,
+            doc INTEGER NOT NULL,
+            freq REAL NOT NULL,
+            PRIMARY KEY (term, doc)
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_terms_doc ON memory_terms(doc);
+        CREATE TABLE memory_lengths (
+            doc INTEGER PRIMARY KEY,
+            tokens INTEGER NOT NULL
+        );
+        -- Filled from FTS5's own instances of the records written before.
+        CREATE VIRTUAL TABLE memory_fts_instances USING fts5vocab(memory_fts, 'instance');
+        INSERT INTO memory_terms(term, doc, freq) SELECT term, doc,
+            sum(CASE col WHEN 'title' THEN 4.0 WHEN 'narrative' THEN 1.0 ELSE 2.0 END)
+            FROM memory_fts_instances GROUP BY term, doc;
+        INSERT INTO memory_lengths(doc, tokens) SELECT doc, count(*) FROM memory_fts_instances GROUP BY doc;
+        INSERT INTO memory_lengths(doc, tokens) SELECT rowid, 0 FROM memory_records
+            WHERE rowid NOT IN (SELECT doc FROM memory_lengths);
+        DROP TABLE memory_fts_instances;
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

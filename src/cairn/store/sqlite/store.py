@@ -28,6 +28,7 @@ from cairn.store.sqlite.fts import LexicalMixin
 from cairn.store.sqlite.jobs import JobsMixin  # the resident runtime (issue 16)
 from cairn.store.sqlite.links import LinksMixin
 from cairn.store.sqlite.memory import MemoryMixin  # agent memory (issue 14)
+from cairn.store.sqlite.memory_terms import MemoryTermsMixin  # plan speed (issue 14)
 from cairn.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION
 from cairn.store.sqlite.runs import RunsMixin
 from cairn.store.sqlite.vectors import VectorsMixin
@@ -50,6 +51,7 @@ class SQLiteStore(
     JobsMixin,  # the resident runtime (issue 16)
     DeltaMixin,  # knowledge delta (issue 16)
     CodeMixin,
+    MemoryTermsMixin,  # plan speed (issue 14): memory's BM25 outside FTS5
 ):
     """All persistent state of one index, in one SQLite file: the
     :class:`~cairn.store.protocol.Store` protocol, one mixin per concern."""
