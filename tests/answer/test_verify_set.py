@@ -91,4 +91,7 @@ def test_labels_evidence_and_splits() -> None:
     # test8: the eighth held-out split (session 10), six more notes of new kinds, written
     # and committed before any verifier was run on them
     test8 = [c for c in _cases() if c["split"] == "test8"]
-    assert splits["test8"] >= 3 and len(test8) >= 150
+    assert splits["test8"] >= 6 and len(test8) >= 260
+    assert sum(c["label"] == "supported" and c["kind"] in near_verbatim for c in test8) >= 120
+    assert sum(c["label"] == "unsupported" for c in test8) >= 110
+    assert {c["kind"] for c in test8} >= build.UNSUPPORTED_KINDS | build.SUPPORTED_KINDS
