@@ -140,6 +140,12 @@ class Replay:
         self.collection = collection
         er.reroot(home / "indexes" / f"{collection.name}.sqlite", home.parent / "docs")
         self.ws = cairn.open(home=home, index=collection.name)
+        # A partly embedded index would replay a vector stage that sees part of the corpus
+        # (session 7: NFCorpus had 320 of 3,162 passages embedded, hybrid fell below BM25).
+        pending = self.ws.status().vectors.pending_passages
+        if pending:
+            raise SystemExit(f"{collection.name}: {pending} passages have no vector yet; embed first "
+                             f"(python -m bench.eval_retrieval --reuse --collections {collection.name})")
         self.service = self.ws._retrieval
         self.lexical_memo: dict[tuple[str, Any, int], Any] = {}
         self.side_memo: dict[Any, Any] = {}
