@@ -331,6 +331,28 @@ def compare(first: Path, second: Path, mode: str, resamples: int, seed: int) -> 
     return 0
 
 
+def use_variant(name: str) -> None:
+    """Make every hybrid query of this process run with the settings of
+    :data:`bench.fusion_replay.VARIANTS` ``name`` (an experiment: cairn's defaults unchanged)."""
+    import dataclasses
+
+    from bench.fusion_replay import VARIANTS
+    from cairn.retrieval import service as service_module
+    from cairn.retrieval.hybrid import DEFAULT_SETTINGS
+    from cairn.retrieval.pipeline import HybridPipeline
+
+    if name not in VARIANTS:
+        raise SystemExit(f"unknown variant {name!r}: one of {', '.join(VARIANTS)}")
+    changes = {k: v for k, v in VARIANTS[name][1].items() if not k.startswith("_")}
+    settings = dataclasses.replace(DEFAULT_SETTINGS, **changes)
+    original = service_module.RetrievalService.pipeline
+
+    def pipeline(self: Any, store: Any) -> HybridPipeline:
+        return HybridPipeline(original(self, store).ports, settings)
+
+    service_module.RetrievalService.pipeline = pipeline  # type: ignore[method-assign]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--modes", default=",".join(DEFAULT_MODES), help=f"comma-separated, of {', '.join(MODES)}")
@@ -346,7 +368,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--show-misses", action="store_true", help="print queries whose page is not at rank 1")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A.json", "B.json"),
                         help="no search: paired bootstrap of B - A for --modes' first mode")
+    parser.add_argument("--variant", help="hybrid modes with the settings of this bench.fusion_replay variant "
+                        "(its own query mode is ignored: hybrid stays default, hybrid-fast fast)")
     args = parser.parse_args(argv)
+    if args.variant:
+        use_variant(args.variant)
     if args.compare:
         return compare(*args.compare, args.modes.split(",")[0], args.resamples, args.seed)
     modes = [m for m in args.modes.split(",") if m]
@@ -393,7 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     scores = {mode: per_query_scores(queries, runs[mode]) for mode in modes}
     report: dict[str, Any] = {
-        "segment": args.segment, "undash": args.undash, "rrf_k": args.rrf_k,
+        "segment": args.segment, "undash": args.undash, "variant": args.variant, "rrf_k": args.rrf_k,
         "rrf_vector_weight": args.rrf_vector_weight, "resamples": args.resamples, "seed": args.seed,
         "queries": {lang: len(subset(queries, lang, "all")) for lang in langs},
         "pages": {lang: len(list((SET / lang).glob("*.md"))) for lang in langs},

@@ -76,6 +76,31 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
                          "feedback_terms": {"default": 6, "thorough": 10, "fast": 4}}),
     "fast-t2": ("fast", {"fast_feedback": ("text",), "fast_feedback_weights": None,
                          "feedback_terms": {"default": 6, "thorough": 10, "fast": 2}}),
+    # session 7: --fast with the text half and the vector half over the candidate pool only
+    # (the Rocchio vector re-ranks the candidates BM25, the vector search and bm25x found:
+    # no second pass over the matrix), fused as default fuses after feedback; and --fast
+    # with the exact encoder (what the int8 encoder costs)
+    "fast-pool": ("fast", {"fast_feedback": ("text", "pool"), "fast_feedback_weights": None}),
+    "fast-pool-only": ("fast", {"fast_feedback": ("pool",), "fast_feedback_weights": None}),
+    "fast-pool-only-balanced": ("fast", {"fast_feedback": ("pool",), "fast_feedback_weights": {
+        "bm25": 1.0, "vector": 1 / 3, "vectorx": 1 / 3, "graph": 0.3}}),
+    # session 7: the text half on CJK queries (bench.eval_cjk --variant): as on any text
+    # (``all``, before), no expansion word with CJK letters (``spaced``), or no text half for
+    # a query with CJK letters (``off``, chosen)
+    "cjk-all": ("default", {"feedback_cjk": "all"}),
+    "cjk-spaced": ("default", {"feedback_cjk": "spaced"}),
+    "cjk-off": ("default", {"feedback_cjk": "off"}),
+    # session 7: --fast with the pool vector half only, fused at 1 : 1/2 + 1/2 when the vector
+    # list's best cosine reaches the threshold and at 1 : 1/3 + 1/3 below it
+    **{f"fast-pool-c{round(t * 100)}": ("fast", {"fast_feedback": ("pool",), "fast_feedback_weights": None,
+                                                "fast_vector_confidence": t}) for t in (0.55, 0.6, 0.65, 0.7)},
+    # ... and the same with the text half kept (4 words), round 2
+    **{f"fast-tpool-c{round(t * 100)}": ("fast", {"fast_feedback": ("text", "pool"), "fast_feedback_weights": None,
+                                                 "fast_vector_confidence": t}) for t in (0.6, 0.65, 0.7)},
+    # ... and with the exact encoder (round 2)
+    "fast-pool-c60-exact": ("fast", {"fast_feedback": ("pool",), "fast_feedback_weights": None,
+                                     "fast_vector_confidence": 0.6, "_exact": True}),
+    "fast-pool-exact": ("fast", {"fast_feedback": ("text", "pool"), "fast_feedback_weights": None, "_exact": True}),
 }
 
 
@@ -115,6 +140,12 @@ class Replay:
         self.collection = collection
         er.reroot(home / "indexes" / f"{collection.name}.sqlite", home.parent / "docs")
         self.ws = cairn.open(home=home, index=collection.name)
+        # A partly embedded index would replay a vector stage that sees part of the corpus
+        # (session 7: NFCorpus had 320 of 3,162 passages embedded, hybrid fell below BM25).
+        pending = self.ws.status().vectors.pending_passages
+        if pending:
+            raise SystemExit(f"{collection.name}: {pending} passages have no vector yet; embed first "
+                             f"(python -m bench.eval_retrieval --reuse --collections {collection.name})")
         self.service = self.ws._retrieval
         self.lexical_memo: dict[tuple[str, Any, int], Any] = {}
         self.side_memo: dict[Any, Any] = {}
@@ -157,12 +188,15 @@ class Replay:
             seen.setdefault(self.docmap[item.hit.docid], float(item.score))
         return list(seen.items())
 
-    def run(self, mode: QueryMode, settings: HybridSettings, exact_only: bool = False) -> er.Run:
+    def run(self, mode: QueryMode, settings: HybridSettings, exact_only: bool = False,
+            depth: int | None = None) -> er.Run:
+        """Every query with ``limit`` 10 and ``depth`` candidates per stage (None: the
+        pipeline's own, 50 at limit 10)."""
         out: er.Run = {}
         for qid, text in self.collection.queries.items():
             store, filters, _ = self.service.setup(LIMIT, [self.collection.query_part[qid]], (), (), None, None)
             pipeline = HybridPipeline(self.ports(store, exact_only), settings)
-            run = pipeline.run(text, filters, LIMIT, mode=mode, graph=False, all_passages=False)
+            run = pipeline.run(text, filters, LIMIT, mode=mode, graph=False, all_passages=False, depth=depth)
             out[qid] = self.units(run.fused)
         return out
 
@@ -374,6 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=int, default=0, help="time N queries per collection instead")
     parser.add_argument("--stages", type=int, default=0, help="time each stage on N queries per collection instead")
     parser.add_argument("--json", type=Path, help="write every run's rankings here")
+    parser.add_argument("--depth", type=int, help="candidates per stage (default: the pipeline's, 50 at limit 10)")
     parser.add_argument("--tune", nargs="+", metavar="SET[:N]",
                         help="named tuning split, as in bench.eval_retrieval (default: its alternate split)")
     args = parser.parse_args(argv)
@@ -397,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
             mode, changes = VARIANTS[name]
             settings, exact = settings_of(changes)
             started = time.perf_counter()
-            runs[name] = replay.run(mode, settings, exact)
+            runs[name] = replay.run(mode, settings, exact, args.depth)
             print(f"  {replay.collection.name} {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
         lines += paired_rows(replay.collection, runs, args.reference, names, er.parse_tune(args.tune))
         if replay.collection.questions:

@@ -26,7 +26,7 @@ def diagnose(
     else:
         stages.append(c.DiagnoseStage(stage="filters", ran=True, found=True, note="passes the filters"))
     for stage, marker in (("bm25", "bm25"), ("vector", "vector"), ("bm25x", "expand"), ("vectorx", "vector-feedback")):
-        ran = marker in run.stages_run or (stage == "vector" and any(s.startswith("vector:") for s in run.stages_run))
+        ran = marker in run.stages_run or any(s.startswith(f"{marker}:") for s in run.stages_run)
         in_cut = _doc_rank(run.rankings.get(stage, ()), docid)
         anywhere = _doc_rank(deep.rankings.get(stage, ()), docid)
         if not ran:

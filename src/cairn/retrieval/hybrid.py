@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, Protocol
 
 from cairn.errors import ModelUnavailable
 from cairn.store.records import PassageHit
+from cairn.text.cjk import has_cjk
 from cairn.text.stopwords import QUERY_STOPWORDS
 
 
@@ -51,6 +52,16 @@ class HybridSettings:
     #: (text half only, see ``fast_feedback``) fewer: of 6, 4 and 2 words only 4 kept every
     #: tuning measure within a point of default (bench/RESULTS.md, "Retrieval, session 6b").
     feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10, "fast": 4})
+    #: The text half of the feedback round on CJK: ``all`` (as on any text), ``spaced`` (no
+    #: expansion word with CJK letters) or ``off`` (no text half for a query with CJK
+    #: letters). The expander takes a run of letters between separators for a word: in
+    #: Chinese and Japanese a whole phrase, in Korean a word with its particles attached,
+    #: while the index reads CJK text as character bigrams; so the words it adds there are
+    #: noise (Korean hybrid MRR@10 0.022 below BM25 with them). ``off`` was chosen on the CJK
+    #: set's tuning pages (worst hybrid - BM25 MRR@10 over zh / ja / ko: all -0.036,
+    #: spaced -0.004, off 0.000) and reported on its test pages (bench/RESULTS.md,
+    #: "Retrieval, session 7").
+    feedback_cjk: str = "off"
     #: BM25 is "decisive" when its best document scores this many times the second best.
     strong_signal_ratio: float = 2.0
     #: Weights of ``--fast`` when it runs no feedback round (``fast_feedback`` empty; with
@@ -72,6 +83,12 @@ class HybridSettings:
     fast_feedback: tuple[str, ...] = ("text",)
     #: Weights ``--fast`` fuses with once its vector half ran (None: ``feedback_weights``).
     fast_feedback_weights: Mapping[str, float] | None = None
+    #: How sure the vector side of ``--fast`` is, read from its own list: when the best
+    #: cosine of the query's vector list is below this (None: never), --fast fuses after
+    #: its vector half at ``fast_unsure_weights`` instead. A cosine scale of the embedder.
+    fast_vector_confidence: float | None = None
+    fast_unsure_weights: Mapping[str, float] = field(
+        default_factory=lambda: {"bm25": 1.0, "vector": 1 / 3, "bm25x": 0.5, "graph": 0.3, "vectorx": 1 / 3})
     #: Per-query adaptation of the vector-side weights (``vector``, ``vectorx``), see
     #: :func:`adapt_weights`: multiplied by the query's script coverage (the share of its
     #: letters in scripts the embedder was trained on: a Chinese query to the English-only
@@ -115,8 +132,12 @@ class HybridSettings:
             fast_prf += f",terms={self.feedback_terms.get('fast', self.feedback_terms['default'])}"
         if self.fast_feedback and self.fast_feedback_weights is not None:
             fast_prf += ",w(" + ",".join(f"{k}={v:g}" for k, v in self.fast_feedback_weights.items()) + ")"
+        if self.fast_feedback and self.fast_vector_confidence is not None:
+            fast_prf += (f",unsure<{self.fast_vector_confidence:g}:w("
+                         + ",".join(f"{k}={v:.3g}" for k, v in self.fast_unsure_weights.items()) + ")")
         return (f"rrf-5:k={self.rrf_k}:w({weights}):prf({feedback}):fast({fast}{fast_prf})"
                 f":adapt(script,decisive={self.decisive_vector:g})"
+                f"{'' if self.feedback_cjk == 'all' else f':cjk-prf({self.feedback_cjk})'}"
                 f":seq(prev={self.sequence_previous:g},next={self.sequence_next:g}"
                 f"{',capped' if self.sequence_cap else ''})")
 
@@ -367,13 +388,18 @@ class FeedbackExpander:
 
     terms: int = 6
     name: str = "prf"
+    #: Whether a word with CJK letters may be an expansion word (see ``HybridSettings.feedback_cjk``).
+    cjk_words: bool = True
 
     def expand(self, query: str, feedback: Sequence[str]) -> str | None:
         asked = {w.lower() for w in _WORD.findall(query)}
         counts: Counter[str] = Counter()
         for text in feedback:
             # Count each word once per passage: words shared by several top passages win.
-            counts.update({w.lower() for w in _WORD.findall(text)} - QUERY_STOPWORDS - asked)
+            words = {w.lower() for w in _WORD.findall(text)}
+            if not self.cjk_words:
+                words = {w for w in words if not has_cjk(w)}
+            counts.update(words - QUERY_STOPWORDS - asked)
         picked = [w for w, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if n > 1]
         return " ".join(picked[: self.terms]) or None
 

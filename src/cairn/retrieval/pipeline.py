@@ -33,6 +33,7 @@ from cairn.retrieval.hybrid import (
     strong_signal,
 )
 from cairn.store.records import PassageHit, SearchFilter, light_hit
+from cairn.text.cjk import has_cjk
 from cairn.text.query import parse_query
 
 if TYPE_CHECKING:
@@ -191,33 +192,69 @@ class HybridPipeline:
     ) -> FusionWeights:
         """Pseudo-relevance feedback: the representative passages of the first fused units
         expand the BM25 query (``bm25x``, half ``text``) and shift the query vector towards
-        them (``vectorx``, half ``vector``; not when the embedder does not cover the query).
+        them (``vectorx``, half ``vector``; not when the embedder does not cover the query;
+        half ``pool``: the shifted vector ranks only the candidates the other stages found,
+        one small product instead of a second pass over the matrix).
         Returns the fusion weights to use afterwards."""
-        from cairn.retrieval.vector import feedback_query, nearest_candidates
+        from cairn.retrieval.vector import feedback_query, nearest_candidates, pool_candidates
 
         tuning = self.settings
         depth_fb = max(tuning.feedback_text_passages, tuning.feedback_vector_passages)
         first = [f.hit.passage_id for f in fuse(run.rankings, per_document=not all_passages,
                                                    k=tuning.rrf_k, weights=adapted.weights)[:depth_fb]]
         if "text" in halves:
-            top = first[: tuning.feedback_text_passages]
-            texts = self.ports.passages.passage_texts(top)
-            expander = FeedbackExpander(terms=tuning.feedback_terms.get(mode, tuning.feedback_terms["default"]))
-            extra = expander.expand(query, [texts[pid] for pid in top if pid in texts])
-            if extra:
-                run.rankings["bm25x"] = self.ports.lexical(f"{query} {extra}", filters, run.depth)
-                run.stages_run.append("expand")
-        if "vector" in halves and side is not None and query_vector is not None and run.vectors and adapted.vector_factor > 0:
+            self._text_feedback(run, query, filters, mode, first)
+        vector_half = "vector" in halves or "pool" in halves
+        if vector_half and side is not None and query_vector is not None and run.vectors and adapted.vector_factor > 0:
             shifted = feedback_query(side.matrix, query_vector, first[: tuning.feedback_vector_passages],
                                      tuning.rocchio_beta)
             if shifted is not None:
-                run.rankings["vectorx"] = nearest_candidates(side.matrix, shifted, run.depth, side.allowed)
-                run.stages_run.append("vector-feedback")
+                if "vector" in halves:
+                    run.rankings["vectorx"] = nearest_candidates(side.matrix, shifted, run.depth, side.allowed)
+                    run.stages_run.append("vector-feedback")
+                else:  # "pool": the shifted vector ranks only the candidates found so far
+                    pool = [hit.passage_id for hits in run.rankings.values() for hit in hits]
+                    run.rankings["vectorx"] = pool_candidates(side.matrix, shifted, pool)
+                    run.stages_run.append("vector-feedback:pool")
                 after = tuning.feedback_weights
                 if mode == "fast" and tuning.fast_feedback_weights is not None:
                     after = tuning.fast_feedback_weights
-                return adapt_weights(after, coverage=coverage, settings=tuning)
+                unsure = self._unsure_vectors(run) if mode == "fast" else None
+                if unsure is not None:
+                    after = tuning.fast_unsure_weights
+                chosen = adapt_weights(after, coverage=coverage, settings=tuning)
+                return chosen if unsure is None else chosen._replace(reasons=(*chosen.reasons, unsure))
         return adapted
+
+    def _unsure_vectors(self, run: HybridRun) -> str | None:
+        """Why --fast's vector side is unsure for this query (its best cosine below
+        ``fast_vector_confidence``), or None when it is not."""
+        threshold = self.settings.fast_vector_confidence
+        vector = run.rankings.get("vector")
+        if threshold is None or not vector:
+            return None
+        top = max(hit.score for hit in vector)
+        if top >= threshold:
+            return None
+        return f"vector list unsure (best cosine {top:.2f} < {threshold:g}): fast fuses at the unsure weights"
+
+    def _text_feedback(self, run: HybridRun, query: str, filters: SearchFilter, mode: QueryMode,
+                       first: Sequence[int]) -> None:
+        """The text half of the feedback round: expansion words from the passages ``first``
+        (best first; the first ``feedback_text_passages`` are read) and a second BM25 query
+        with them (``bm25x``)."""
+        tuning = self.settings
+        if tuning.feedback_cjk == "off" and has_cjk(query):
+            run.stages_run.append("no-expand:cjk")  # expansion words do not help on CJK
+            return
+        top = list(first[: tuning.feedback_text_passages])
+        texts = self.ports.passages.passage_texts(top)
+        expander = FeedbackExpander(terms=tuning.feedback_terms.get(mode, tuning.feedback_terms["default"]),
+                                    cjk_words=tuning.feedback_cjk == "all")
+        extra = expander.expand(query, [texts[pid] for pid in top if pid in texts])
+        if extra:
+            run.rankings["bm25x"] = self.ports.lexical(f"{query} {extra}", filters, run.depth)
+            run.stages_run.append("expand")
 
     def _graph_stage(self, run: HybridRun, filters: SearchFilter) -> None:
         """One bounded hop along links from the best candidates: linked documents join the
