@@ -50,6 +50,7 @@ from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.name_order import label_values, name_order, range_ends
 from cairn.answer.repeats import distinct_picks, overused
+from cairn.answer.semicolons import straddles_semicolon
 from cairn.answer.table_rows import (
     _CODE_GLUE,
     _TABLE_GLUE,
@@ -571,7 +572,9 @@ def _account(
         if respective and picks != sorted(picks):
             reason = "the evidence pairs its items in order (respectively)"
             continue
-        crossed = crossed_parts(claim, claim_all, ev, picks)
+        crossed = crossed_parts(claim, claim_all, ev, picks) or straddles_semicolon(
+            claim, claim_all, ev, picks
+        )
         if crossed:
             reason = crossed
             continue
