@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cairn.answer import EvidenceSpan, split_claims, verify_claims
+from cairn.answer.tokens import account_tokens
 
 
 def _verdict(claim: str, evidence: str) -> str:
@@ -52,3 +53,60 @@ def test_a_list_is_not_gathered_across_a_semicolon(claim: str, evidence: str) ->
 )
 def test_a_list_within_one_clause_is_still_supported(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) == "supported"
+
+
+# --- supported claims that were marked contradicted: equivalent statements, no
+# conflicting span.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # A change's two ends in the other order, each with its own preposition.
+        ("The quota was raised to 12 GB from 8 GB.", "The quota was raised from 8 GB to 12 GB."),
+        (
+            "The API was moved to version 4.2 from version 3.9 in May.",
+            "The API was moved from version 3.9 to version 4.2 in May.",
+        ),
+        ("The fee fell to €9.50 from €12.00.", "The fee fell from €12.00 to €9.50."),
+        # The two sides of a size in either order.
+        ("The tiles are 300 mm by 600 mm.", "The tiles are 600 mm by 300 mm."),
+        # A Korean count of years is a duration (24개월 = 2년).
+        ("보증 기간은 구입일로부터 24개월이다.", "보증 기간은 구입일로부터 2년이다."),
+        # A clock time with its half of the day is the 24-hour time.
+        (
+            "정기 점검은 매주 금요일 15:30에 시작한다.",
+            "정기 점검은 매주 금요일 오후 3시 30분에 시작한다.",
+        ),
+        ("例会在每周一09:00召开。", "例会在每周一上午9点召开。"),
+    ],
+)
+def test_an_equivalent_statement_is_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # The values trade prepositions: a real swap.
+        ("The quota was raised to 8 GB from 12 GB.", "The quota was raised from 8 GB to 12 GB."),
+        # A changed side of the size.
+        ("The tiles are 300 mm by 500 mm.", "The tiles are 600 mm by 300 mm."),
+        # "by" that is not between two lengths keeps its roles.
+        ("Dana Roe was replaced by Ali Chen.", "Ali Chen was replaced by Dana Roe."),
+        # A different duration or half of the day.
+        ("보증 기간은 구입일로부터 36개월이다.", "보증 기간은 구입일로부터 2년이다."),
+        (
+            "정기 점검은 매주 금요일 03:30에 시작한다.",
+            "정기 점검은 매주 금요일 오후 3시 30분에 시작한다.",
+        ),
+    ],
+)
+def test_a_changed_value_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+def test_a_calendar_year_is_no_duration() -> None:
+    keys = [t.key for t in account_tokens("이 규정은 2027년부터 시행한다.")]
+    assert not any(k.startswith("q:") for k in keys)
+    assert any(k.startswith("q:months:") for k in (t.key for t in account_tokens("3년 동안")))

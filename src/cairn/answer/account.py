@@ -47,8 +47,10 @@ from collections.abc import Sequence
 from cairn.answer.cjk_order import cjk_pairs
 from cairn.answer.coordination import clause_readings, subject_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
+from cairn.answer.dimensions import size_by
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.name_order import label_values, name_order, range_ends
+from cairn.answer.range_order import from_first
 from cairn.answer.repeats import distinct_picks, overused
 from cairn.answer.semicolons import straddles_semicolon
 from cairn.answer.table_rows import (
@@ -305,6 +307,9 @@ def account(
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
     problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
+    swapped = from_first(claim_text) if problem else None  # "to 7 hours from 5 hours"
+    if swapped and account(swapped, evidence_text, table=table, heading=heading) is None:
+        return None
     if problem and not table:
         # "This SLA is version 3.2 ...; it replaces version 3.1": the later clause's
         # subject pronoun read as the sentence's subject.
@@ -500,7 +505,7 @@ def _account(
         return problem
     # Relations: the claim's neighbours on each side of a relation word stay there.
     for i, t in enumerate(claim_all):
-        if not (_is_relation(t) or _between_names(claim_all, i)):
+        if not (_is_relation(t) or _between_names(claim_all, i)) or size_by(claim_all, i):
             continue
         verb = t.key not in _PREPOSITIONS
         prev, nxt = _neighbour(claim_all, i, -1), _neighbour(claim_all, i, 1)

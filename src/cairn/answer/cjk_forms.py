@@ -131,10 +131,29 @@ _VARIANT_RE = re.compile("|".join(a for a, _ in _VARIANTS))
 _VARIANT_OF = dict(_VARIANTS)
 
 
+#: A Korean count of years (3년이 지나면, 2년 동안) is a duration, as 年 is (36개월 = 3년);
+#: a calendar year (2027년, 2027년 3월) has more digits and is not.
+_KO_YEARS_RE = re.compile(r"(?<![\d.,])(\d{1,2}(?:\.\d+)?)년(?!\s?\d+\s?월)")
+#: A clock time said with its half of the day (오후 4시, 下午4点, 午後4時30分) is the 24-hour
+#: time (16:00, 16:30); a duration (4時間, 4시간) is not a clock time.
+_HALF_DAY_RE = re.compile(
+    r"(오전|오후|上午|下午|午前|午後)\s?(\d{1,2})\s?(?:시(?!간)|点|點|時(?!間))(?:\s?(\d{1,2})\s?(?:분|分))?"
+)
+
+
+def _clock(m: re.Match[str]) -> str:
+    hour, minute = int(m.group(2)), int(m.group(3) or 0)
+    if hour > 12 or minute > 59:
+        return m.group()
+    hour = hour % 12 + (12 if m.group(1) in ("오후", "下午", "午後") else 0)
+    return f"{hour:02d}:{minute:02d}"
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, text))
+    text = _HALF_DAY_RE.sub(_clock, text)
     if _KANA.search(text):
         endings = dict(_JA_ENDINGS)
         text = _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text)
@@ -142,4 +161,5 @@ def canonical_cjk(text: str) -> str:
         text = _KO_DAYS_RE.sub(r"\1天", text)
         text = _POLITE_RE.sub(_plain_ending, text)
         text = _PARTICLE_RE.sub(_particle, text)
+        text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
     return text
