@@ -110,3 +110,48 @@ def test_a_calendar_year_is_no_duration() -> None:
     keys = [t.key for t in account_tokens("이 규정은 2027년부터 시행한다.")]
     assert not any(k.startswith("q:") for k in keys)
     assert any(k.startswith("q:months:") for k in (t.key for t in account_tokens("3년 동안")))
+
+
+# --- near-verbatim misses by cause: quantities said in words (a fraction of an hour,
+# "twice", "5.30 pm"), MWh, Korean counts of weeks and times.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Backups run every half hour.", "Backups run every 30 minutes."),
+        ("The call must end within half an hour.", "The call must end within 30 minutes."),
+        ("The dough rests for a quarter of an hour.", "The dough rests for 15 minutes."),
+        ("The drive takes three quarters of an hour.", "The drive takes 45 minutes."),
+        ("The test lasts 2 and a half hours.", "The test lasts 2.5 hours."),
+        ("The filter is rinsed twice a week.", "The filter is rinsed two times a week."),
+        ("The desk is staffed until 6.30 pm.", "The desk is staffed until 18:30."),
+        ("The plant produces 3.5 GWh a year.", "The plant produces 3,500 MWh a year."),
+        ("보고서는 1주일 동안 보관한다.", "보고서는 7일 동안 보관한다."),
+        ("계약은 1회에 한하여 7일 연장할 수 있다.", "계약은 한 번에 한하여 1주 연장할 수 있다."),
+        ("소방 점검은 매년 2회 실시한다.", "소방 점검은 매년 두 번 실시한다."),
+    ],
+)
+def test_a_quantity_said_in_words_is_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Backups run every half hour.", "Backups run every 20 minutes."),
+        ("The dough rests for a quarter of an hour.", "The dough rests for 25 minutes."),
+        ("The filter is rinsed twice a week.", "The filter is rinsed three times a week."),
+        ("The desk is staffed until 6.30 pm.", "The desk is staffed until 06:30."),
+        ("The plant produces 3.5 MWh a year.", "The plant produces 3,500 kWh a month."),
+        ("보고서는 2주일 동안 보관한다.", "보고서는 7일 동안 보관한다."),
+        ("소방 점검은 매년 3회 실시한다.", "소방 점검은 매년 두 번 실시한다."),
+        # "once" as the conjunction is no count.
+        (
+            "Access is granted one time the form is signed.",
+            "Access is granted once the form is signed.",
+        ),
+    ],
+)
+def test_a_changed_spoken_quantity_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"

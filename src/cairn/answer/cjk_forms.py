@@ -44,7 +44,7 @@ def _han_multiplier(m: re.Match[str]) -> str:
 
 
 #: "N일" before a word that makes it a span of days, read as N天 (a duration unit).
-_KO_DAYS_RE = re.compile(r"(?<![\d.,])(\d+)일(?=\s?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|내에|안에))")
+_KO_DAYS_RE = re.compile(r"(?<![\d.,])(\d+)일(?=\s?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|내에|안에|연장))")
 
 _SENTENCE_END = r"(?=\s*[.!?。」』)\]]*\s*(?:$|\n)|[.!?。](?:\s|$))"
 _POLITE_RE = re.compile(r"([\uac00-\ud7a3])(습니다|니다|는다|다)" + _SENTENCE_END)
@@ -149,6 +149,14 @@ def _clock(m: re.Match[str]) -> str:
     return f"{hour:02d}:{minute:02d}"
 
 
+#: Session 7b: a Korean count of weeks (1주일 = 1주) and of times (한 번 = 1번 = 1회,
+#: 두 번 = 2회; not 번역, 번호, 번째, 번지).
+_KO_WEEKS_RE = re.compile(r"(?<![\d.,])(\d+)\s?주일")
+_KO_TIMES = {"한": "1", "두": "2", "세": "3", "네": "4"}
+_KO_COUNT_RE = re.compile(r"(?<![\d.,제])(\d+)\s?회(?![의차])")
+_KO_TIMES_RE = re.compile(r"(?<![가-힣])(한|두|세|네) ?번(?![역호째지])")
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
@@ -159,6 +167,9 @@ def canonical_cjk(text: str) -> str:
         text = _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text)
     if _HANGUL.search(text):
         text = _KO_DAYS_RE.sub(r"\1天", text)
+        text = _KO_WEEKS_RE.sub(r"\1주", text)
+        text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
+        text = _KO_COUNT_RE.sub(r"\1번", text)
         text = _POLITE_RE.sub(_plain_ending, text)
         text = _PARTICLE_RE.sub(_particle, text)
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
