@@ -155,3 +155,32 @@ def test_a_quantity_said_in_words_is_supported(claim: str, evidence: str) -> Non
 )
 def test_a_changed_spoken_quantity_is_not_supported(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- CJK coordination: Chinese 和 is the enumeration comma; Korean "or" between nouns
+# or between two 하-verbs may be reordered.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("春节和国庆期间暂停受理。", "春节、国庆期间暂停受理。"),
+        ("国庆和春节期间暂停受理。", "春节、国庆期间暂停受理。"),
+        ("회의실에서 음식이나 음료를 섭취할 수 없다.", "회의실에서 음료나 음식을 섭취할 수 없다."),
+        ("변경하거나 삭제한 기록은 복구할 수 없다.", "삭제하거나 변경한 기록은 복구할 수 없다."),
+    ],
+)
+def test_cjk_coordinated_items_may_be_reordered(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("春节和元旦期间暂停受理。", "春节、国庆期间暂停受理。"),
+        ("회의실에서 음식이나 담배를 섭취할 수 없다.", "회의실에서 음료나 음식을 섭취할 수 없다."),
+        ("변경하거나 복사한 기록은 복구할 수 없다.", "삭제하거나 변경한 기록은 복구할 수 없다."),
+    ],
+)
+def test_a_changed_cjk_item_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"

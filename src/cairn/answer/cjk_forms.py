@@ -157,17 +157,41 @@ _KO_COUNT_RE = re.compile(r"(?<![\d.,제])(\d+)\s?회(?![의차])")
 _KO_TIMES_RE = re.compile(r"(?<![가-힣])(한|두|세|네) ?번(?![역호째지])")
 
 
+#: Session 7b: the Chinese "和"/"以及" between two nouns is the enumeration comma (中考和高考 =
+#: 中考、高考); not inside a word (和平, 温和, 缓和, 总和, 和谐, ...).
+_ZH_AND_RE = re.compile(
+    r"(?<=[\u4e00-\u9fff])(?<![温缓柔附暖随调总谦祥平饱])(?:以及|和)(?![平谐睦善蔼煦解气约好])(?=[\u4e00-\u9fff])"
+)
+
+
+#: Korean "or" between two nouns (영상이나 사진을) is the enumeration comma, as 과/와 is
+#: (the particle stays on the last item); two 하-verbs joined by "or" (분실하거나 훼손한 =
+#: 훼손하거나 분실한) are written in one order. Not in words ending in 나 (하나, 누구나).
+_KO_OR_RE = re.compile(r"(?<=[가-힣])(?<![하누언어그아])(?:이나|나)(?= [가-힣])")
+_KO_OR_VERBS_RE = re.compile(
+    r"(?<![가-힣])([가-힣]{1,6})하거나 ([가-힣]{1,6}?)(한다|하는|하면|하여|한|할|해)(?=[\s.,]|$)"
+)
+
+
+def _or_verbs(m: re.Match[str]) -> str:
+    a, b = sorted((m.group(1), m.group(2)))
+    return f"{a}하거나 {b}{m.group(3)}"
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, text))
     text = _HALF_DAY_RE.sub(_clock, text)
+    if ("和" in text or "以及" in text) and not _KANA.search(text) and not _HANGUL.search(text):
+        text = _ZH_AND_RE.sub("、", text)
     if _KANA.search(text):
         endings = dict(_JA_ENDINGS)
         text = _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text)
     if _HANGUL.search(text):
         text = _KO_DAYS_RE.sub(r"\1天", text)
         text = _KO_WEEKS_RE.sub(r"\1주", text)
+        text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
         text = _KO_COUNT_RE.sub(r"\1번", text)
         text = _POLITE_RE.sub(_plain_ending, text)
