@@ -184,3 +184,49 @@ def test_cjk_coordinated_items_may_be_reordered(claim: str, evidence: str) -> No
 )
 def test_a_changed_cjk_item_is_not_supported(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- dates and generic subjects: "effective from DATE" = "effective DATE"; one generic
+# member of what "All" states.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The tariff is effective from 2027-04-01.", "The tariff is effective 1 April 2027."),
+        (
+            "The handbook is effective from 1 May 2026.",
+            "The handbook is edition 3, effective 2026-05-01; it replaces edition 2.",
+        ),
+        (
+            "A visitor badge is returned at the desk.",
+            "All visitor badges are returned at the desk.",
+        ),
+        ("An invoice is paid within 30 days.", "Every invoice is paid within 30 days."),
+    ],
+)
+def test_an_equivalent_date_or_generic_subject_is_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The tariff is effective from 2027-04-02.", "The tariff is effective 1 April 2027."),
+        ("The tariff is effective until 2027-04-01.", "The tariff is effective 1 April 2027."),
+        (
+            "All visitor badges are returned at the desk.",
+            "A visitor badge is returned at the desk.",
+        ),
+        (
+            "A visitor badge is returned at the gate.",
+            "All visitor badges are returned at the desk.",
+        ),
+        (
+            "A visitor badge is returned at the desk.",
+            "Not all visitor badges are returned at the desk.",
+        ),
+    ],
+)
+def test_a_changed_date_or_widened_subject_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"

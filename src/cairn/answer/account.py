@@ -49,6 +49,7 @@ from cairn.answer.coordination import clause_readings, subject_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.dimensions import size_by
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
+from cairn.answer.idioms import effective_from, generic_reading
 from cairn.answer.name_order import label_values, name_order, range_ends
 from cairn.answer.range_order import from_first
 from cairn.answer.repeats import distinct_picks, overused
@@ -310,6 +311,9 @@ def account(
     swapped = from_first(claim_text) if problem else None  # "to 7 hours from 5 hours"
     if swapped and account(swapped, evidence_text, table=table, heading=heading) is None:
         return None
+    generic = generic_reading(claim_text, evidence_text) if problem and not table else None
+    if generic and _account(claim_text, generic, heading=heading) is None:
+        return None  # "An X is ..." from "All Xs are ..."
     if problem and not table:
         # "This SLA is version 3.2 ...; it replaces version 3.1": the later clause's
         # subject pronoun read as the sentence's subject.
@@ -437,6 +441,7 @@ def _account(
             )
         )
     }
+    measured |= effective_from(claim, ev)  # "effective from 1 May" = "effective 1 May"
     if label and any(_FULL_DATE_RE.fullmatch(t.key) for t in claim):
         # A dated title ("Postmortem: product search outage, 11 March 2026") says when its
         # event happened: "happened"/"occurred" may be added, as the copula may.
