@@ -17,7 +17,7 @@ __all__ = ["from_first"]
 
 _VALUE = (
     r"(?:(?:version|v\.?)\s*)?[€£$¥]?\d(?:[\d.,:]*\d)?"
-    r"(?:\s?(?!from\b|to\b|after\b|before\b|in\b|on\b|at\b|by\b)[A-Za-z°µ/%€£$]+(?:/[A-Za-z]+)?)?"
+    r"(?:\s?(?!(?:from|to|after|before|in|on|at|by|and|or|for|of|per|with|than|the|a|an|is|are|was|were|then|while)\b)[A-Za-z°µ/%€£$]+(?:/[A-Za-z]+)?)?"
 )
 _TO_FROM_RE = re.compile(
     rf"\bto\s+(?P<new>{_VALUE})\s+from\s+(?P<old>{_VALUE})(?=[\s,;.!?)]|$)", re.IGNORECASE
