@@ -865,6 +865,53 @@ def m_verbatim(s: str) -> str | None:
     return s
 
 
+#: Session 7b: a change's two ends in the other order ("from 5 hours to 7 hours" = "to 7
+#: hours from 5 hours"), the sides of a size ("1,200 mm by 1,000 mm"), and the changing
+#: neighbours: the ends trading prepositions, a list gathered across a semicolon.
+_RANGE_UNITS = r"(?:%|°C|°F|mm|cm|m|km|mg|g|kg|ml|l|ms|s|minutes|hours|days|weeks|months|years|p/kWh|kWh|MB|GB|TB|GHz|MHz|Mbit/s)"
+_VALUE = rf"(?:version )?[€£$]?\d(?:[\d.,:]*\d)?(?: ?{_RANGE_UNITS})?"
+#: Both ends carry their own unit or neither does ("from 25 to 45 degrees" shares its unit:
+#: moving the first end away from it is no longer a plain reordering).
+_RANGE = re.compile(rf"\bfrom ({_VALUE}) to ({_VALUE})(?=[,;.)]?(?:\s+(?:after|before|in|on|at|for|because|when|and)\b|[,;.)]?\s*$))")
+_SIZE = re.compile(r"\b(\d[\d,.]*) ?(mm|cm|m|km|in|ft) by (\d[\d,.]*) ?(mm|cm|m|km|in|ft)\b")
+_SEMI_LIST = re.compile(r"^(?P<head>[A-Z][^;]*?\b)(?P<a>\w+),? and (?P<b>\w+); (?P<c>[a-z]\w+)\b")
+_NOT_NOUN = frozenset(["it", "they", "this", "that", "these", "those", "the", "a", "an", "however",
+                       "otherwise", "then", "there", "we", "you", "he", "she", "its", "their", "each",
+                       "all", "both", "either", "no", "not", "only", "also", "but", "and", "or", "so"])
+
+
+def _same_shape(a: str, b: str) -> bool:
+    return bool(re.search(r"\d\s?\D+$", a)) == bool(re.search(r"\d\s?\D+$", b))
+
+
+def m_range_reorder(s: str) -> str | None:
+    m = _RANGE.search(s)
+    if not m or m.group(1) == m.group(2) or not _same_shape(m.group(1), m.group(2)):
+        return None
+    return s[: m.start()] + f"to {m.group(2)} from {m.group(1)}" + s[m.end():]
+
+
+def m_size_reorder(s: str) -> str | None:
+    m = _SIZE.search(s)
+    if not m or m.group(2) != m.group(4) or m.group(1) == m.group(3):
+        return None
+    return s[: m.start()] + f"{m.group(3)} {m.group(4)} by {m.group(1)} {m.group(2)}" + s[m.end():]
+
+
+def c_range_swap(s: str) -> str | None:
+    m = _RANGE.search(s)
+    if not m or m.group(1) == m.group(2) or not _same_shape(m.group(1), m.group(2)):
+        return None
+    return s[: m.start()] + f"to {m.group(1)} from {m.group(2)}" + s[m.end():]
+
+
+def c_semicolon_list(s: str) -> str | None:
+    m = _SEMI_LIST.search(s)
+    if not m or m.group("c") in _NOT_NOUN or m.group("a").lower() in _NOT_NOUN:
+        return None
+    return f"{m.group('head')}{m.group('a')}, {m.group('b')} and {m.group('c')}."
+
+
 PRESERVING: dict[str, Callable[[str], str | None]] = {
     "verbatim": m_verbatim,
     "reorder": m_reorder,
@@ -893,6 +940,8 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "unit-conversion-down": m_unit_down,
     "cjk-unit": m_cjk_unit,
     "cjk-number": m_cjk_number,
+    "range-ends-reordered": m_range_reorder,
+    "size-sides-reordered": m_size_reorder,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -904,6 +953,8 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "antonym": c_antonym,
     "cjk-number-changed": c_cjk_number,
     "ordinal-changed": c_ordinal,
+    "range-ends-swapped": c_range_swap,
+    "list-across-semicolon": c_semicolon_list,
 }
 
 

@@ -231,7 +231,7 @@ _UNIT_RULES: dict[str, list[tuple[str, str, Fraction]]] = {
         (_NUM + "시간", "분", Fraction(60)),
         (_NUM + "분(?![의기])", "시간", Fraction(1, 60)),
         (_NUM + "개월", "년", Fraction(1, 12)),
-        (_NUM + "년(?= ?(?:간|동안|이내|마다))", "개월", Fraction(12)),
+        (_NUM + "년(?= ?(?:간|동안|이내|마다)|이 지나|가 지나)", "개월", Fraction(12)),
         (_NUM + "만 ?(?=원)", "", Fraction(10000)),
         (_NUM + "킬로미터", "미터", Fraction(1000)),
         (_NUM + "km", "m", Fraction(1000)),
@@ -335,6 +335,29 @@ def _variants(lang: str, s: str) -> Iterator[str]:
             yield s[: m.start()] + m.expand(repl) + s[m.end() :]
 
 
+#: A 24-hour clock time said with its half of the day (session 7b): 16:00 = 오후 4시 =
+#: 下午4点 = 午後4時; 09:30 = 오전 9시 30분.
+_CLOCK_RE = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+_HALF_DAY = {"ko": ("오전 ", "오후 ", "시", "분"), "zh": ("上午", "下午", "点", "分"), "ja": ("午前", "午後", "時", "分")}
+
+
+def _half_day(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    m = _CLOCK_RE.search(s)
+    if not m or re.search(r"[-~–〜～至到]\s*$", s[: m.start()]) or re.match(r"\s*[-~–〜～至到]", s[m.end() :]):
+        return  # one end of a range: its other end stays 24-hour
+    hour, minute = int(m.group(1)), int(m.group(2))
+    if hour in (0, 12):
+        return
+    am, pm, hr, mn = _HALF_DAY[lang]
+    half = (hour >= 12) != wrong
+    text = (pm if half else am) + str(hour % 12) + hr + (f" {minute}{mn}" if lang == "ko" and minute else f"{minute}{mn}" if minute else "")
+    yield s[: m.start()] + text + s[m.end() :]
+
+
+def _half_day_wrong(lang: str, s: str) -> Iterator[str]:
+    return _half_day(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -346,6 +369,7 @@ KEEP: dict[str, Mutation] = {
     "numeral": _numerals,
     "date": _dates,
     "ko-ending": _ko_endings,
+    "half-day-clock": _half_day,
 }
 
 
@@ -514,6 +538,7 @@ CHANGE: dict[str, Mutation] = {
     "frequency": _replacer(_FREQUENCY),
     "roles": _roles,
     "quantifier": _replacer(_QUANTIFIER),
+    "half-day-wrong": _half_day_wrong,
 }
 
 

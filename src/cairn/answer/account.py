@@ -47,9 +47,13 @@ from collections.abc import Sequence
 from cairn.answer.cjk_order import cjk_pairs
 from cairn.answer.coordination import clause_readings, subject_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
+from cairn.answer.dimensions import size_by
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
+from cairn.answer.idioms import effective_from, generic_reading
 from cairn.answer.name_order import label_values, name_order, range_ends
+from cairn.answer.range_order import from_first
 from cairn.answer.repeats import distinct_picks, overused
+from cairn.answer.semicolons import straddles_semicolon
 from cairn.answer.table_rows import (
     _CODE_GLUE,
     _TABLE_GLUE,
@@ -304,6 +308,12 @@ def account(
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
     problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
+    swapped = from_first(claim_text) if problem else None  # "to 7 hours from 5 hours"
+    if swapped and account(swapped, evidence_text, table=table, heading=heading) is None:
+        return None
+    generic = generic_reading(claim_text, evidence_text) if problem and not table else None
+    if generic and _account(claim_text, generic, heading=heading) is None:
+        return None  # "An X is ..." from "All Xs are ..."
     if problem and not table:
         # "This SLA is version 3.2 ...; it replaces version 3.1": the later clause's
         # subject pronoun read as the sentence's subject.
@@ -431,6 +441,7 @@ def _account(
             )
         )
     }
+    measured |= effective_from(claim, ev)  # "effective from 1 May" = "effective 1 May"
     if label and any(_FULL_DATE_RE.fullmatch(t.key) for t in claim):
         # A dated title ("Postmortem: product search outage, 11 March 2026") says when its
         # event happened: "happened"/"occurred" may be added, as the copula may.
@@ -499,7 +510,7 @@ def _account(
         return problem
     # Relations: the claim's neighbours on each side of a relation word stay there.
     for i, t in enumerate(claim_all):
-        if not (_is_relation(t) or _between_names(claim_all, i)):
+        if not (_is_relation(t) or _between_names(claim_all, i)) or size_by(claim_all, i):
             continue
         verb = t.key not in _PREPOSITIONS
         prev, nxt = _neighbour(claim_all, i, -1), _neighbour(claim_all, i, 1)
@@ -571,7 +582,9 @@ def _account(
         if respective and picks != sorted(picks):
             reason = "the evidence pairs its items in order (respectively)"
             continue
-        crossed = crossed_parts(claim, claim_all, ev, picks)
+        crossed = crossed_parts(claim, claim_all, ev, picks) or straddles_semicolon(
+            claim, claim_all, ev, picks
+        )
         if crossed:
             reason = crossed
             continue

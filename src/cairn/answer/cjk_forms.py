@@ -44,7 +44,7 @@ def _han_multiplier(m: re.Match[str]) -> str:
 
 
 #: "N일" before a word that makes it a span of days, read as N天 (a duration unit).
-_KO_DAYS_RE = re.compile(r"(?<![\d.,])(\d+)일(?=\s?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|내에|안에))")
+_KO_DAYS_RE = re.compile(r"(?<![\d.,])(\d+)일(?=\s?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|내에|안에|연장))")
 
 _SENTENCE_END = r"(?=\s*[.!?。」』)\]]*\s*(?:$|\n)|[.!?。](?:\s|$))"
 _POLITE_RE = re.compile(r"([\uac00-\ud7a3])(습니다|니다|는다|다)" + _SENTENCE_END)
@@ -131,15 +131,70 @@ _VARIANT_RE = re.compile("|".join(a for a, _ in _VARIANTS))
 _VARIANT_OF = dict(_VARIANTS)
 
 
+#: A Korean count of years (3년이 지나면, 2년 동안) is a duration, as 年 is (36개월 = 3년);
+#: a calendar year (2027년, 2027년 3월) has more digits and is not.
+_KO_YEARS_RE = re.compile(r"(?<![\d.,])(\d{1,2}(?:\.\d+)?)년(?!\s?\d+\s?월)")
+#: A clock time said with its half of the day (오후 4시, 下午4点, 午後4時30分) is the 24-hour
+#: time (16:00, 16:30); a duration (4時間, 4시간) is not a clock time.
+_HALF_DAY_RE = re.compile(
+    r"(오전|오후|上午|下午|午前|午後)\s?(\d{1,2})\s?(?:시(?!간)|点|點|時(?!間))(?:\s?(\d{1,2})\s?(?:분|分))?"
+)
+
+
+def _clock(m: re.Match[str]) -> str:
+    hour, minute = int(m.group(2)), int(m.group(3) or 0)
+    if hour > 12 or minute > 59:
+        return m.group()
+    hour = hour % 12 + (12 if m.group(1) in ("오후", "下午", "午後") else 0)
+    return f"{hour:02d}:{minute:02d}"
+
+
+#: Session 7b: a Korean count of weeks (1주일 = 1주) and of times (한 번 = 1번 = 1회,
+#: 두 번 = 2회; not 번역, 번호, 번째, 번지).
+_KO_WEEKS_RE = re.compile(r"(?<![\d.,])(\d+)\s?주일")
+_KO_TIMES = {"한": "1", "두": "2", "세": "3", "네": "4"}
+_KO_COUNT_RE = re.compile(r"(?<![\d.,제])(\d+)\s?회(?![의차])")
+_KO_TIMES_RE = re.compile(r"(?<![가-힣])(한|두|세|네) ?번(?![역호째지])")
+
+
+#: Session 7b: the Chinese "和"/"以及" between two nouns is the enumeration comma (中考和高考 =
+#: 中考、高考); not inside a word (和平, 温和, 缓和, 总和, 和谐, ...).
+_ZH_AND_RE = re.compile(
+    r"(?<=[\u4e00-\u9fff])(?<![温缓柔附暖随调总谦祥平饱])(?:以及|和)(?![平谐睦善蔼煦解气约好])(?=[\u4e00-\u9fff])"
+)
+
+
+#: Korean "or" between two nouns (영상이나 사진을) is the enumeration comma, as 과/와 is
+#: (the particle stays on the last item); two 하-verbs joined by "or" (분실하거나 훼손한 =
+#: 훼손하거나 분실한) are written in one order. Not in words ending in 나 (하나, 누구나).
+_KO_OR_RE = re.compile(r"(?<=[가-힣])(?<![하누언어그아])(?:이나|나)(?= [가-힣])")
+_KO_OR_VERBS_RE = re.compile(
+    r"(?<![가-힣])([가-힣]{1,6})하거나 ([가-힣]{1,6}?)(한다|하는|하면|하여|한|할|해)(?=[\s.,]|$)"
+)
+
+
+def _or_verbs(m: re.Match[str]) -> str:
+    a, b = sorted((m.group(1), m.group(2)))
+    return f"{a}하거나 {b}{m.group(3)}"
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, text))
+    text = _HALF_DAY_RE.sub(_clock, text)
+    if ("和" in text or "以及" in text) and not _KANA.search(text) and not _HANGUL.search(text):
+        text = _ZH_AND_RE.sub("、", text)
     if _KANA.search(text):
         endings = dict(_JA_ENDINGS)
         text = _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text)
     if _HANGUL.search(text):
         text = _KO_DAYS_RE.sub(r"\1天", text)
+        text = _KO_WEEKS_RE.sub(r"\1주", text)
+        text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
+        text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
+        text = _KO_COUNT_RE.sub(r"\1번", text)
         text = _POLITE_RE.sub(_plain_ending, text)
         text = _PARTICLE_RE.sub(_particle, text)
+        text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
     return text

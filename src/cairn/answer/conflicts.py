@@ -12,6 +12,7 @@ from cairn.answer.account import (
     account,
 )
 from cairn.answer.cjk_order import _cjk_clauses
+from cairn.answer.dimensions import size_by
 from cairn.answer.table_rows import _TABLE_GLUE
 from cairn.answer.tokens import _ARTICLES, _NEGATIONS, AccountToken, _same, account_tokens
 from cairn.text.stopwords import QUERY_STOPWORDS
@@ -172,7 +173,7 @@ def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> s
     """A relation word whose claim neighbours (names, numbers) stand on the opposite
     sides of it in the evidence: "v1 replaces v2" against "v2 replaces v1"."""
     for i, t in enumerate(claim):
-        if not _is_relation(t):
+        if not _is_relation(t) or size_by(claim, i):
             continue
         left = _claim_group(claim, i, -1, stop_at_same=True)
         right = _claim_group(claim, i, 1, item_only=True)

@@ -215,6 +215,7 @@ _UNIT_TABLE: dict[str, tuple[str, Fraction]] = {
     "kw": ("power", _U(1000)), "w": ("power", _U(1)),
     "watt": ("power", _U(1)), "watts": ("power", _U(1)), "kilowatt": ("power", _U(1000)),
     "kilowatts": ("power", _U(1000)), "wh": ("energy", _U(1)), "kwh": ("energy", _U(1000)),
+    "mwh": ("energy", _U(10**6)), "gwh": ("energy", _U(10**9)),  # session 7b
     "hz": ("frequency", _U(1)), "khz": ("frequency", _U(1000)),
     "mhz": ("frequency", _U(10**6)), "ghz": ("frequency", _U(10**9)),
     "%": ("percent", _U(1)), "percent": ("percent", _U(1)),

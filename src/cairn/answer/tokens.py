@@ -23,6 +23,7 @@ from cairn.answer.normalise import (
     quantity_key,
 )
 from cairn.answer.rates import with_rates
+from cairn.answer.spoken import spoken_quantities
 from cairn.text.cjk import has_cjk
 from cairn.text.tokens import Token, tokenize
 
@@ -448,7 +449,7 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
     text = normalise_dates(text)
     out: list[AccountToken] = []
     if not has_cjk(text):
-        text = expand_contractions(text)
+        text = spoken_quantities(expand_contractions(text))
     if has_cjk(text):
         _cjk_tokens(text, out)
     else:

@@ -1,0 +1,58 @@
+"""A coordinated list of a claim is not gathered across the clauses of a sentence
+(issue 12).
+
+"This schedule applies to dogs and cats; rabbits and ferrets are covered by a separate
+schedule" holds "applies to dogs", "cats" and "rabbits", but "rabbits" is an item of
+another clause, with its own verb: "This schedule applies to dogs, cats and rabbits" is
+not accounted by it. Two items the claim coordinates (joined by "and", "or" or a
+comma) whose words the evidence gives on the two sides of a semicolon join two clauses
+into one list. Words that are merely neighbours ("The DNS TTL is 1 minute" from "Switch
+DNS; the TTL is 60 seconds") are not a list and stay allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cairn.answer.tokens import AccountToken, _is_conj
+
+__all__ = ["straddles_semicolon"]
+
+_SEMICOLONS = frozenset(";；")
+
+
+def straddles_semicolon(
+    claim: Sequence[AccountToken],
+    claim_all: Sequence[AccountToken],
+    ev: Sequence[AccountToken],
+    picks: Sequence[int],
+) -> str | None:
+    """A reason when two coordinated neighbours of ``claim`` (its non-punctuation tokens,
+    placed at the evidence positions ``picks``) lie on the two sides of a semicolon of
+    ``ev``; ``claim_all`` is the claim with its punctuation. None otherwise, and for a
+    claim that has a semicolon of its own."""
+    if not picks or not any(e.kind == "p" and e.key in _SEMICOLONS for e in ev):
+        return None
+    if any(t.kind == "p" and t.key in _SEMICOLONS for t in claim_all):
+        return None
+    index = {id(t): i for i, t in enumerate(claim)}
+    pairs: list[tuple[int, int]] = []
+    last: int | None = None
+    comma = False
+    for t in claim_all:
+        i = index.get(id(t))
+        if i is None:
+            comma = comma or (t.kind == "p" and t.key in ",、，")
+            continue
+        if _is_conj(t):
+            if last is not None and i + 1 < len(claim):
+                pairs.append((last, i + 1))
+        elif comma and last is not None:
+            pairs.append((last, i))
+        last, comma = i, False
+    for a, b in pairs:
+        lo, hi = sorted((picks[a], picks[b]))
+        for k in range(lo + 1, hi):
+            if ev[k].kind == "p" and ev[k].key in _SEMICOLONS:
+                return f"its coordinated items are in two clauses of the evidence ({ev[k].text!r})"
+    return None

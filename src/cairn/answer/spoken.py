@@ -1,0 +1,62 @@
+"""Quantities said in words, written as numbers before a text is tokenised (issue 12).
+
+Exact equivalences only, applied to claim and evidence alike:
+
+* a fraction of a time unit: "half an hour" = "a half hour" = 30 minutes, "a quarter of
+  an hour" = 15 minutes, "three quarters of an hour" = 45 minutes, "half a day" = 12
+  hours, "half a year" = 6 months, "2 and a half hours" = 2.5 hours;
+* a count of times: "once a day" = "one time a day", "twice" = "two times", "thrice" =
+  "three times" ("once" alone is also the conjunction, "once the form is signed": only
+  before a period or "more");
+* a clock time written with a dot and am/pm: "5.30 pm" = 17:30.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["spoken_quantities"]
+
+_HALF_OF = {
+    "minute": "30 seconds",
+    "hour": "30 minutes",
+    "day": "12 hours",
+    "year": "6 months",
+}
+_HALF_RE = re.compile(
+    r"\b(?:(?:a|one)\s+)?half\s+(?:(?:an?)\s+)?(minute|hour|day|year)\b(?!s)", re.IGNORECASE
+)
+_QUARTER_RE = re.compile(
+    r"\b(?:(a|one|three)\s+)?quarters?\s+of\s+an?\s+hour\b(?!s)", re.IGNORECASE
+)
+_AND_A_HALF_RE = re.compile(
+    r"\b(\d+)\s+and\s+a\s+half\s+(minutes|hours|days|weeks|months|years)\b", re.IGNORECASE
+)
+_TIMES = {"twice": "two times", "thrice": "three times"}
+_TIMES_RE = re.compile(r"\b(twice|thrice)\b", re.IGNORECASE)
+_ONCE_RE = re.compile(
+    r"\bonce(?=\s+(?:a|an|per|every|each|more|daily|weekly|monthly|yearly|annually)\b)",
+    re.IGNORECASE,
+)
+_DOT_CLOCK_RE = re.compile(r"\b(1[0-2]|0?[1-9])\.([0-5]\d)(\s?[ap]\.?m\.?)(?![a-z])", re.IGNORECASE)
+
+
+def _quarter(m: re.Match[str]) -> str:
+    return "45 minutes" if (m.group(1) or "").lower() == "three" else "15 minutes"
+
+
+def spoken_quantities(text: str) -> str:
+    """``text`` with the spoken quantities above written as numbers."""
+    low = text.lower()
+    if "half" in low:
+        text = _AND_A_HALF_RE.sub(r"\1.5 \2", text)
+        text = _HALF_RE.sub(lambda m: _HALF_OF[m.group(1).lower()], text)
+    if "quarter" in low:
+        text = _QUARTER_RE.sub(_quarter, text)
+    if "twice" in low or "thrice" in low:
+        text = _TIMES_RE.sub(lambda m: _TIMES[m.group(1).lower()], text)
+    if "once" in low:
+        text = _ONCE_RE.sub("one time", text)
+    if "m" in low and "." in text:
+        text = _DOT_CLOCK_RE.sub(r"\1:\2\3", text)
+    return text
