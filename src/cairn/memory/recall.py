@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from cairn.blas import matvec
 from cairn.errors import ModelUnavailable
 from cairn.memory.bm25 import MemoryBM25
 from cairn.memory.records import Claim, Observation, Qualified
@@ -175,7 +176,7 @@ def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[
     same rounding as the passages' vector stage, so ties break the same way)."""
     import numpy as np
 
-    scores = (matrix @ query.astype(np.float32)).astype(np.float64)
+    scores = matvec(matrix, query.astype(np.float32)).astype(np.float64)
     return np.round(scores, 6).astype(np.float64)
 
 
