@@ -143,7 +143,6 @@ class Workspace:
 
     def close(self) -> None:
         """Release the index file (and the models, when this Workspace owns them)."""
-        self._plans.close()  # plan speed, fourth round: the plan's helper threads first
         if self._store is not None:
             self._store.close()
             self._store = None
