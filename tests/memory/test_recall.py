@@ -88,7 +88,7 @@ def test_recall_fusion_is_query_fusion() -> None:
     scores (ties, repeated ids, empty and zero-weight stages included)."""
     import random
 
-    from cairn.memory.recall import _fuse
+    from cairn.memory.recall import _fuse, _fused_ids
     from cairn.retrieval.hybrid import DEFAULT_SETTINGS, fuse
     from cairn.store.records import light_hit
 
@@ -105,3 +105,4 @@ def test_recall_fusion_is_query_fusion() -> None:
         got = _fuse(rankings, ordinal, weights, DEFAULT_SETTINGS)
         assert [(f.hit.docid, f.hit.passage_id, f.score) for f in got] == \
             [(f.hit.docid, f.hit.passage_id, f.score) for f in expected]
+        assert _fused_ids(rankings, ordinal, weights, DEFAULT_SETTINGS) == [f.hit.docid for f in expected]

@@ -9,8 +9,9 @@ from the collections (the hybrid pipeline of ``query``) and from git, then hands
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,6 +50,21 @@ RESUME_TYPES = ("decision", "gotcha")
 #: then verified decisions/gotchas by recency (each older one RESUME_STEP lower), git facts.
 RESUME_PINNED, RESUME_TOP, RESUME_STEP, RESUME_GIT = 1.0, 0.9, 0.02, 0.6
 RESUME_TASK = "resume this project"
+
+
+_helpers_lock = threading.Lock()
+_helper_pool: list[ThreadPoolExecutor] = []
+
+
+def _helpers() -> ThreadPoolExecutor:
+    """The plans' helper threads (git's head, memory recall), one pool per process, started
+    on the first plan and kept: starting two threads per plan cost ≈ 4 ms on a loaded
+    machine. Four workers: two concurrent plans do not wait for each other's helpers, and
+    no helper task waits on this pool."""
+    with _helpers_lock:
+        if not _helper_pool:
+            _helper_pool.append(ThreadPoolExecutor(max_workers=4, thread_name_prefix="cairn-plan"))
+        return _helper_pool[0]
 
 
 class PlanService:
@@ -101,9 +117,12 @@ class PlanService:
         counter = budget_token_counter()
         caller = self._caller(project)
         root = self._root()
-        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="cairn-plan") as side:
-            head = side.submit(git_head, root)  # git's branch and status while memory is recalled
+        side = _helpers()
+        head = side.submit(git_head, root)  # git's branch and status while memory is recalled
+        try:
             return self._gather(task, caller, counter, root, head.result, collections, side)
+        finally:  # nothing of this plan outlives it (the pool is kept, its tasks are not)
+            wait([head])
 
     def _gather(
         self, task: str, caller: Caller, counter: TokenCounter, root: Path,
@@ -128,11 +147,15 @@ class PlanService:
             store = None
         recalled = side.submit(recall) if memory is not None else None
         passages: list[Candidate] = []
-        if store is not None and store.list_collections():  # an index of memory alone: no passages
-            run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
-                                                      graph=False, all_passages=True, depth=PLAN_DEPTH,
-                                                      shared=shared)
-            passages = passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
+        try:
+            if store is not None and store.list_collections():  # an index of memory alone: no passages
+                run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
+                                                          graph=False, all_passages=True, depth=PLAN_DEPTH,
+                                                          shared=shared)
+                passages = passage_candidates(store, run, task, caller, counter, PLAN_CANDIDATES).candidates
+        finally:  # the helper's recall ends with this plan, even when the passages' run fails
+            if recalled is not None:
+                wait([recalled])
         bound: list[str] = []
         if recalled is not None:
             records, remembered = recalled.result()

@@ -22,9 +22,10 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cairn.blas import matvec
 from cairn.errors import ModelUnavailable
 from cairn.memory.bm25 import MemoryBM25
 from cairn.memory.records import Claim, Observation, Qualified
@@ -148,6 +149,19 @@ def _fuse(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[
     its order and with its scores, without what recall does not read (each unit's per-stage
     ranks, its hit's score): the same sums in the same order, the same tie-breaks (best
     rank, then stage order, then write position)."""
+    return [Fused(light_hit(ordinal[rid], rid, 0.0), round(score, 8), {})
+            for rid, score in _fused_scores(rankings, ordinal, weights, settings)]
+
+
+def _fused_ids(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[str, int],
+               weights: Mapping[str, float] | None, settings: HybridSettings) -> list[str]:
+    """The ids of :func:`_fuse`'s units, in its order (the feedback round reads no more)."""
+    return [rid for rid, _ in _fused_scores(rankings, ordinal, weights, settings)]
+
+
+def _fused_scores(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[str, int],
+                  weights: Mapping[str, float] | None, settings: HybridSettings) -> list[tuple[str, float]]:
+    """(id, unrounded fused score) in :func:`_fuse`'s order."""
     weights = settings.weights if weights is None else weights
     k = settings.rrf_k
     units: dict[str, list[Any]] = {}  # id -> [score, best rank, stage order of that rank]
@@ -167,7 +181,7 @@ def _fuse(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[
             if rank < entry[1]:
                 entry[1], entry[2] = rank, order
     ordered = sorted(units.items(), key=lambda u: (-round(u[1][0], 8), u[1][1], u[1][2], ordinal[u[0]]))
-    return [Fused(light_hit(ordinal[rid], rid, 0.0), round(e[0], 8), {}) for rid, e in ordered]
+    return [(rid, e[0]) for rid, e in ordered]
 
 
 def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[np.float64]:
@@ -175,7 +189,7 @@ def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[
     same rounding as the passages' vector stage, so ties break the same way)."""
     import numpy as np
 
-    scores = (matrix @ query.astype(np.float32)).astype(np.float64)
+    scores = matvec(matrix, query.astype(np.float32)).astype(np.float64)
     return np.round(scores, 6).astype(np.float64)
 
 
@@ -190,6 +204,7 @@ class _Visible:
     rows: list[str]  # ids of the records with a vector, in matrix order
     matrix: Any  # float32 (len(rows), dims), or None
     version: object = None  # memory's version when read
+    row_of: dict[str, int] = field(default_factory=dict)  # id -> its row in ``matrix``
 
 
 class HybridRecall:
@@ -254,7 +269,7 @@ class HybridRecall:
 
                 matrix = np.frombuffer(b"".join(blobs[hashes[rid]] for rid in rows), dtype="<f4").reshape(len(rows), -1)
         seen = _Visible(records, {r.id: r for r in records}, {r.id: n for n, r in enumerate(records)},
-                        session_neighbours(records), rows, matrix, version[0])
+                        session_neighbours(records), rows, matrix, version[0], {rid: n for n, rid in enumerate(rows)})
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}
             self._cache[key] = (version, seen)
@@ -273,7 +288,7 @@ class HybridRecall:
         depth = max(self._settings.candidates, limit * 5)
         tuning = self._settings
         rankings: dict[str, list[tuple[str, float]]] = {"bm25": self._bm25(store, text, caller, seen, depth)}
-        scores: dict[str, float] = {}
+        near = None  # each matrix row's cosine to ``text``
         query = None
         if embedder is not None and seen.matrix is not None:
             try:
@@ -282,7 +297,6 @@ class HybridRecall:
                 embedder = None
         if embedder is not None and query is not None and seen.matrix is not None:
             near = cosines(seen.matrix, query)
-            scores = dict(zip(seen.rows, near.tolist(), strict=True))
             rankings["vector"] = _nearest(seen.rows, near, depth)
         # The feedback round of ``query``'s default mode: the first fused records expand
         # the BM25 query (bm25x) and shift the query vector towards them (vectorx).
@@ -290,7 +304,7 @@ class HybridRecall:
                                ratio=tuning.strong_signal_ratio)
         weights = adapt_weights(tuning.weights, decisive=strong, settings=tuning).weights
         if not strong and rankings["bm25"]:
-            first = [f.hit.docid for f in _fuse(rankings, seen.ordinal, weights, tuning)]
+            first = _fused_ids(rankings, seen.ordinal, weights, tuning)
             top = [embed_text(seen.by_id[rid]) for rid in first[:tuning.feedback_text_passages]]
             extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
             if extra:
@@ -301,7 +315,8 @@ class HybridRecall:
                 weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
         ids = fused_order(rankings, seen.records, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
         qualified = self._memory.qualified([seen.by_id[rid] for rid in ids], caller)
-        return [Recalled(q, scores.get(q.record.id)) for q in qualified]
+        return [Recalled(q, float(near[seen.row_of[q.record.id]]) if near is not None and q.record.id in seen.row_of
+                         else None) for q in qualified]
 
     def _bm25(self, store: Any, text: str, caller: Caller, seen: _Visible, depth: int) -> list[tuple[str, float]]:
         """(id, BM25 score) of the best ``depth`` records ``caller`` may see."""
@@ -327,8 +342,7 @@ class HybridRecall:
         """Rocchio feedback, as the passages' vector stage does it (``retrieval.vector.rocchio``)."""
         if query is None or seen.matrix is None:
             return None
-        row = {rid: n for n, rid in enumerate(seen.rows)}
-        rows = [row[rid] for rid in first if rid in row]
+        rows = [seen.row_of[rid] for rid in first if rid in seen.row_of]
         if not rows:
             return None
         return rocchio(query, seen.matrix[rows], self._settings.rocchio_beta)

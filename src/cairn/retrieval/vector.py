@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cairn.blas import matvec
 from cairn.store.protocol import DocumentStore, Store
 from cairn.store.records import PassageHit, SearchFilter, light_hit
 
@@ -93,7 +94,7 @@ def top_rows(
 
     if matrix.matrix.shape[0] == 0:
         return []
-    scores = matrix.matrix @ query.astype(np.float32)
+    scores = matvec(matrix.matrix, query.astype(np.float32))
     if allowed is not None:
         mask = np.isin(matrix.ids, allowed, assume_unique=True)
         scores = np.where(mask, scores, -np.inf)
