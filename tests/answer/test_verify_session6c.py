@@ -7,16 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cairn.answer import EvidenceSpan, split_claims, verify_claims
-
-
-def _verdict(claim: str, evidence: str) -> str:
-    span = EvidenceSpan(
-        evidence_id="E1", text=evidence, uri="n.md", start_line=1, end_line=evidence.count("\n") + 1
-    )
-    (v,) = verify_claims(split_claims(claim), [span])
-    return v.verdict
-
+from tests.answer.verdicts import verdict as _verdict
 
 # --- cause 1: lower-case roles swapped around a verb ("the guarantor indemnifies the
 # lender" for the reverse): the nearest content words on each side of a claim word may

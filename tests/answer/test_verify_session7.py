@@ -6,17 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cairn.answer import EvidenceSpan, split_claims, verify_claims
 from cairn.answer.tokens import account_tokens
-
-
-def _verdict(claim: str, evidence: str) -> str:
-    span = EvidenceSpan(
-        evidence_id="E1", text=evidence, uri="n.md", start_line=1, end_line=evidence.count("\n") + 1
-    )
-    (v,) = verify_claims(split_claims(claim), [span])
-    return v.verdict
-
+from tests.answer.verdicts import verdict as _verdict
 
 # --- safety 1: a negation, modal or quantifier matches only itself, never a word that
 # shares its stem ("not" in "notes", "noted", "Note:").
