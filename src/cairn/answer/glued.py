@@ -1,9 +1,9 @@
 """Numbers glued to letters, for the claim account (issue 12, session 7).
 
-The shared tokenizer (:mod:`cairn.text.tokens`) reads a number only when no letter follows
-it, so "10km", "200ml" and "5ms" lost their value (or kept a wrong one: "10km" read as 1)
-and "Unit 4B", "4G", "5xx", "2n" kept only their letters: a claim with another number
-there ("Unit 5B", "20km") was accounted by the evidence. Here such a token is read as
+The shared tokenizer (:mod:`cairn.text.tokens`) reads a number glued to letters whole and
+then the letters ("12kg" → 12, kg), but it knows neither units nor identifiers: "Unit 4B",
+"4G", "5xx" would be a number and a word, matched apart. (Before session 7 it dropped the
+number altogether, or kept a wrong one: "10km" read as 1.) Here such a token is read as
 what it is before the account is cut:
 
 * a number glued to a unit of :mod:`cairn.answer.normalise` ("10km", "200ml", "2GB",
