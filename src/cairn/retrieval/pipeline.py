@@ -130,7 +130,8 @@ class HybridPipeline:
         query_vector = None
         try:
             side = self.ports.vectors(filters)
-            fast = getattr(side.embedder, "embed_query_fast", None) if mode == "fast" else None
+            fast = (getattr(side.embedder, "embed_query_fast", None)
+                    if mode == "fast" and tuning.fast_encoder == "int8" else None)
             pending_vector = self.ports.background.submit(
                 _vector_stage, fast, side.embedder, query, side.matrix, side.allowed, depth, shared)
         except ModelUnavailable as exc:
