@@ -111,7 +111,11 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
        for encoder in ("int8", "exact")
        for name, halves, terms in (("none", (), 4), ("t", ("text",), 4), ("v", ("vector",), 4),
                                    ("p", ("pool",), 4), ("tv", ("text", "vector"), 4),
-                                   ("t6v", ("text", "vector"), 6), ("tp", ("text", "pool"), 4))},
+                                   ("t6v", ("text", "vector"), 6), ("tp", ("text", "pool"), 4),
+                                   # round 2: the text half from BM25's own top, run while the
+                                   # query is embedded (e), alone or with a vector half
+                                   ("e", ("text-early",), 4), ("ev", ("text-early", "vector"), 4),
+                                   ("ep", ("text-early", "pool"), 4), ("e6v", ("text-early", "vector"), 6))},
 }
 
 
