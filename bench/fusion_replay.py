@@ -323,7 +323,8 @@ def query_time(replay: Replay, text: str, part: list[str], name: str) -> float:
 
 
 def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list[str]:
-    """Median wall time of ``ws.query`` per variant (and ``ws.search``), interleaved per query."""
+    """Median wall time of ``ws.query`` per variant (and ``ws.search``), interleaved per
+    query, and its ratio to ``search``'s and to the first variant's (e.g. ``default``)."""
 
     samples: dict[str, list[float]] = {name: [] for name in ["search", *names]}
     for replay in replays:
@@ -336,10 +337,13 @@ def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list
             for name in names:
                 samples[name].append(query_time(replay, text, part, name))
     base = statistics.median(samples["search"])
-    lines = ["| variant | p50 ms | ratio to search p50 |", "| --- | ---: | ---: |"]
+    first = statistics.median(samples[names[0]]) if names else base
+    lines = [f"n = {len(samples['search'])} queries",
+             f"| variant | p50 ms | ratio to search p50 | ratio to {names[0] if names else 'search'} p50 |",
+             "| --- | ---: | ---: | ---: |"]
     for name, values in samples.items():
         p50 = statistics.median(values)
-        lines.append(f"| {name} | {1000 * p50:.2f} | {p50 / base:.2f}× |")
+        lines.append(f"| {name} | {1000 * p50:.2f} | {p50 / base:.2f}× | {p50 / first:.2f}× |")
     return lines
 
 
