@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.eval_retrieval --reuse --modes bm25,vector --no-write   # builds bench/.work
     .venv/bin/python -m bench.fusion_replay --variants default fast old-default old-fast --json out.json
-    .venv/bin/python -m bench.fusion_replay --latency 60 --variants fast old-fast default
+    .venv/bin/python -m bench.fusion_replay --latency 60 --variants default fast
+    .venv/bin/python -m bench.fusion_replay --stages 50 --variants default fast
 
 Every variant is cairn's own :class:`~cairn.retrieval.pipeline.HybridPipeline` (the real
 stages, fusion, sequence context and store) with a changed settings object, run per query
@@ -14,7 +15,9 @@ alternate judged queries; LoCoMo's first three dev conversations tune, the last 
 
 ``--latency N`` instead times ``ws.query`` end to end (embedding included, nothing
 remembered) for the first N queries of each collection, the variants interleaved per query;
-it reports the median per variant and its ratio to ``search``.
+it reports the median per variant and its ratios to ``search`` and to the first variant
+(``--variants default fast``: fast's p50 as a ratio to default's in the same run).
+``--stages N`` times every stage of the pipeline apart (:func:`stage_costs`).
 """
 
 from __future__ import annotations
