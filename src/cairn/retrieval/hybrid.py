@@ -80,6 +80,10 @@ class HybridSettings:
     #: without it fast was 1.4 points of Cranfield R@10 below default on the tuning split
     #: (Cranfield + LoCoMo conversations 1-2); with it (4 words) every tuning measure is
     #: within a point, the worst LoCoMo R@5 -0.7 (bench/RESULTS.md, "Retrieval, session 6b").
+    #: Bench-only halves: ``pool`` (the Rocchio vector ranks the candidate pool only) and
+    #: ``text-early`` (the text half from BM25's own top, run while the query is embedded).
+    #: Since BLAS runs on one thread the vector half costs ~1.5 ms; no other choice kept
+    #: MEDLINE within a point at <= 0.8x default's time ("Retrieval, session 8").
     fast_feedback: tuple[str, ...] = ("text",)
     #: The query encoder of ``--fast``: ``int8`` (the int8 kernels of the same model, about
     #: twice as fast for a short query, cosine ~0.99 to the exact vector) or ``exact``.
