@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.eval_retrieval --reuse --modes bm25,vector --no-write   # builds bench/.work
     .venv/bin/python -m bench.fusion_replay --variants default fast old-default old-fast --json out.json
-    .venv/bin/python -m bench.fusion_replay --latency 60 --variants fast old-fast default
+    .venv/bin/python -m bench.fusion_replay --latency 60 --variants default fast
+    .venv/bin/python -m bench.fusion_replay --stages 50 --variants default fast
 
 Every variant is cairn's own :class:`~cairn.retrieval.pipeline.HybridPipeline` (the real
 stages, fusion, sequence context and store) with a changed settings object, run per query
@@ -14,7 +15,9 @@ alternate judged queries; LoCoMo's first three dev conversations tune, the last 
 
 ``--latency N`` instead times ``ws.query`` end to end (embedding included, nothing
 remembered) for the first N queries of each collection, the variants interleaved per query;
-it reports the median per variant and its ratio to ``search``.
+it reports the median per variant and its ratios to ``search`` and to the first variant
+(``--variants default fast``: fast's p50 as a ratio to default's in the same run).
+``--stages N`` times every stage of the pipeline apart (:func:`stage_costs`).
 """
 
 from __future__ import annotations
@@ -101,6 +104,21 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     "fast-pool-c60-exact": ("fast", {"fast_feedback": ("pool",), "fast_feedback_weights": None,
                                      "fast_vector_confidence": 0.6, "_exact": True}),
     "fast-pool-exact": ("fast", {"fast_feedback": ("text", "pool"), "fast_feedback_weights": None, "_exact": True}),
+    # session 8 (after BLAS went to one thread): --fast with the encoder (int8 or exact) and
+    # the halves of the feedback round given, fused as default fuses after feedback (t: the
+    # text half at 4 words, t6: at 6 words, v: the vector half over the matrix, p: over the
+    # candidate pool). fast-int8-t6v is default mode with the int8 encoder.
+    **{f"fast-{encoder}-{name}": ("fast", {"fast_encoder": encoder, "fast_feedback": halves,
+                                           "fast_feedback_weights": None, "feedback_terms": {
+                                               "default": 6, "thorough": 10, "fast": terms}})
+       for encoder in ("int8", "exact")
+       for name, halves, terms in (("none", (), 4), ("t", ("text",), 4), ("v", ("vector",), 4),
+                                   ("p", ("pool",), 4), ("tv", ("text", "vector"), 4),
+                                   ("t6v", ("text", "vector"), 6), ("tp", ("text", "pool"), 4),
+                                   # round 2: the text half from BM25's own top, run while the
+                                   # query is embedded (e), alone or with a vector half
+                                   ("e", ("text-early",), 4), ("ev", ("text-early", "vector"), 4),
+                                   ("ep", ("text-early", "pool"), 4), ("e6v", ("text-early", "vector"), 6))},
 }
 
 
@@ -308,7 +326,8 @@ def query_time(replay: Replay, text: str, part: list[str], name: str) -> float:
 
 
 def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list[str]:
-    """Median wall time of ``ws.query`` per variant (and ``ws.search``), interleaved per query."""
+    """Median wall time of ``ws.query`` per variant (and ``ws.search``), interleaved per
+    query, and its ratio to ``search``'s and to the first variant's (e.g. ``default``)."""
 
     samples: dict[str, list[float]] = {name: [] for name in ["search", *names]}
     for replay in replays:
@@ -321,29 +340,38 @@ def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list
             for name in names:
                 samples[name].append(query_time(replay, text, part, name))
     base = statistics.median(samples["search"])
-    lines = ["| variant | p50 ms | ratio to search p50 |", "| --- | ---: | ---: |"]
+    first = statistics.median(samples[names[0]]) if names else base
+    lines = [f"n = {len(samples['search'])} queries",
+             f"| variant | p50 ms | ratio to search p50 | ratio to {names[0] if names else 'search'} p50 |",
+             "| --- | ---: | ---: | ---: |"]
     for name, values in samples.items():
         p50 = statistics.median(values)
-        lines.append(f"| {name} | {1000 * p50:.2f} | {p50 / base:.2f}× |")
+        lines.append(f"| {name} | {1000 * p50:.2f} | {p50 / base:.2f}× | {p50 / first:.2f}× |")
     return lines
 
 
-def stage_costs(replays: Sequence[Replay], count: int) -> list[str]:
+def stage_costs(replays: Sequence[Replay], count: int, variants: Sequence[str] = ("default", "fast")) -> list[str]:
     """Median wall time of each stage of the hybrid pipeline, run one after the other on
     the real ports (nothing remembered), for the first ``count`` queries of each
-    collection: the query embedding (exact, int8), BM25, the vector search, and the two
-    halves of the feedback round (text: passage texts + expansion words + the second BM25
-    query, per number of expansion words; vector: the Rocchio vector and its search). In
-    ``query`` the vector stage overlaps BM25 on a helper thread, so stage times do not add
-    up to a query's time; ``ws.query`` end to end (default, fast) and ``search`` are timed
-    in the same loop (variants default, fast-nofb: --fast without feedback, and fast)."""
+    collection: the query embedding (exact, int8), BM25, the vector search, the first
+    fusion (it picks the feedback passages), the two halves of the feedback round (text:
+    passage texts + expansion words, then the second BM25 query at 6 and 4 words; vector:
+    the Rocchio vector and its search over the matrix, or over the candidate pool only),
+    the final fusion, sequence context (collections declared a sequence) and the results
+    (full hits, passage texts, snippets). In ``query`` the vector stage overlaps BM25 on a
+    helper thread, so stage times do not add up to a query's time; ``ws.query`` end to end
+    for each of ``variants`` and ``search`` are timed in the same loop."""
+    from cairn.retrieval.bm25 import make_snippet, term_finder
     from cairn.retrieval.hybrid import FeedbackExpander, fuse
-    from cairn.retrieval.vector import feedback_query, nearest_candidates
+    from cairn.retrieval.pipeline import HybridRun
+    from cairn.retrieval.vector import feedback_query, nearest_candidates, pool_candidates
+    from cairn.text.query import parse_query
 
     tuning = DEFAULT_SETTINGS
-    names = ["search", "query default", "query fast-nofb", "query fast", "embed exact", "embed int8", "bm25", "vector",
+    names = ["search", *(f"query {v}" for v in variants), "embed exact", "embed int8", "bm25", "vector",
              "first fusion", "text half: passage texts + words", "text half: bm25x (6 words)",
-             "text half: bm25x (4 words)", "text half: bm25x (2 words)", "vector half"]
+             "text half: bm25x (4 words)", "vector half: Rocchio + matrix search", "vector half: Rocchio + pool",
+             "final fusion", "sequence", "results: full hits + snippets"]
     samples: dict[str, list[float]] = {name: [] for name in names}
 
     def timed(name: str, call: Any, *args: Any, **kwargs: Any) -> Any:
@@ -359,11 +387,27 @@ def stage_costs(replays: Sequence[Replay], count: int) -> list[str]:
 
     def vector_half(side: Any, vector: Any, first: list[int], depth: int) -> Any:
         shifted = feedback_query(side.matrix, vector, first[:3], tuning.rocchio_beta)
-        return None if shifted is None else nearest_candidates(side.matrix, shifted, depth, side.allowed)
+        return [] if shifted is None else nearest_candidates(side.matrix, shifted, depth, side.allowed)
+
+    def pool_half(side: Any, vector: Any, first: list[int], rankings: Mapping[str, Any]) -> Any:
+        shifted = feedback_query(side.matrix, vector, first[:3], tuning.rocchio_beta)
+        pool = [hit.passage_id for hits in rankings.values() for hit in hits]
+        return [] if shifted is None else pool_candidates(side.matrix, shifted, pool)
 
     def first_units(bm25: Any, near: Any) -> list[int]:
         fused = fuse({"bm25": bm25, "vector": near}, k=tuning.rrf_k, weights=tuning.weights)
         return [f.hit.passage_id for f in fused[:5]]
+
+    def sequence(pipeline: HybridPipeline, run: HybridRun, filters: Any) -> None:
+        if run.fused and pipeline.ports.passages.has_sequence_collections():
+            pipeline._sequence_stage(run, filters)
+
+    def results(store: Any, run: HybridRun, text: str) -> list[Any]:
+        head = run.fused[:LIMIT]
+        full = store.complete_hits([f.hit for f in head])
+        texts = store.passage_texts([h.passage_id for h in full])
+        finder = term_finder(parse_query(text, strict=False).terms)
+        return [h._replace(snippet=make_snippet(texts.get(h.passage_id, ""), finder)) for h in full]
 
     depth = max(tuning.candidates, LIMIT * 5)
     for replay in replays:
@@ -374,23 +418,32 @@ def stage_costs(replays: Sequence[Replay], count: int) -> list[str]:
         for qid, text in list(replay.collection.queries.items())[:count]:
             part = [replay.collection.query_part[qid]]
             timed("search", ws.search, text, limit=LIMIT, collections=part)
-            for variant in ("default", "fast-nofb", "fast"):
+            for variant in variants:
                 samples[f"query {variant}"].append(query_time(replay, text, part, variant))
             store, filters, _ = replay.service.setup(LIMIT, part, (), (), None, None)
-            ports = replay.service.pipeline(store).ports
+            pipeline = replay.service.pipeline(store)
+            ports = pipeline.ports
             side = ports.vectors(filters)
-            timed("embed exact", side.embedder.embed, [text], kind="query")
-            vector, _ = timed("embed int8", side.embedder.embed_query_fast, text)
+            vector = timed("embed exact", side.embedder.embed, [text], kind="query")[0]
+            timed("embed int8", side.embedder.embed_query_fast, text)
             bm25 = timed("bm25", ports.lexical, text, filters, depth)
             near = timed("vector", nearest_candidates, side.matrix, vector, depth, side.allowed)
             first = timed("first fusion", first_units, bm25, near)
             extra = timed("text half: passage texts + words", words, store, first, text)
-            for n in (6, 4, 2):
-                timed(f"text half: bm25x ({n} words)", ports.lexical, f"{text} {' '.join(extra[:n])}", filters, depth)
-            timed("vector half", vector_half, side, vector, first, depth)
+            bm25x = timed("text half: bm25x (6 words)", ports.lexical, f"{text} {' '.join(extra[:6])}",
+                          filters, depth)
+            timed("text half: bm25x (4 words)", ports.lexical, f"{text} {' '.join(extra[:4])}", filters, depth)
+            vectorx = timed("vector half: Rocchio + matrix search", vector_half, side, vector, first, depth)
+            rankings = {"bm25": bm25, "vector": near, "bm25x": bm25x}
+            timed("vector half: Rocchio + pool", pool_half, side, vector, first, rankings)
+            run = HybridRun(depth=depth, rankings={**rankings, "vectorx": vectorx})
+            run.fused = timed("final fusion", fuse, run.rankings, k=tuning.rrf_k, weights=tuning.feedback_weights)
+            timed("sequence", sequence, pipeline, run, filters)
+            timed("results: full hits + snippets", results, store, run, text)
     base = statistics.median(samples["search"])
-    default = statistics.median(samples["query default"])
-    lines = [f"n = {len(samples['search'])} queries", "| stage | p50 ms | mean ms | × search p50 | share of default p50 |",
+    default = statistics.median(samples[f"query {variants[0]}"])
+    lines = [f"n = {len(samples['search'])} queries",
+             f"| stage | p50 ms | mean ms | × search p50 | share of {variants[0]} p50 |",
              "| --- | ---: | ---: | ---: | ---: |"]
     for name, values in samples.items():
         p50 = statistics.median(values)
@@ -415,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     options = argparse.Namespace(no_titles=False, turn="full", no_sequence=False)
     replays = [Replay(er.LOADERS[name](options), args.work / name / "home") for name in args.collections]
     if args.stages:
-        print("\n".join(stage_costs(replays, args.stages)))
+        print("\n".join(stage_costs(replays, args.stages, args.variants)))
         return 0
     if args.latency:
         print("\n".join(latency(replays, args.variants, args.latency)))

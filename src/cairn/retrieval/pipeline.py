@@ -130,7 +130,8 @@ class HybridPipeline:
         query_vector = None
         try:
             side = self.ports.vectors(filters)
-            fast = getattr(side.embedder, "embed_query_fast", None) if mode == "fast" else None
+            fast = (getattr(side.embedder, "embed_query_fast", None)
+                    if mode == "fast" and tuning.fast_encoder == "int8" else None)
             pending_vector = self.ports.background.submit(
                 _vector_stage, fast, side.embedder, query, side.matrix, side.allowed, depth, shared)
         except ModelUnavailable as exc:
@@ -138,9 +139,18 @@ class HybridPipeline:
         bm25 = self.ports.lexical(query, filters, depth)
         run.rankings["bm25"] = bm25
         run.stages_run.append("bm25")
+        strong = strong_signal(bm25, ratio=tuning.strong_signal_ratio)
+        feedback = tuning.fast_feedback if mode == "fast" else ("text", "vector")
+        if "text-early" in feedback and not strong and bm25:
+            # The text half from BM25's own top units, run while the helper thread still
+            # embeds the query: its second BM25 query costs no wall time of its own.
+            top = fuse({"bm25": bm25}, per_document=not all_passages, k=tuning.rrf_k)
+            self._text_feedback(run, query, filters, mode, [f.hit.passage_id for f in top])
         if pending_vector is not None and side is not None:
             try:
                 run.rankings["vector"], query_vector, encoder = pending_vector.result()
+                if "bm25x" in run.rankings:  # the early text half: stages in default's order
+                    run.rankings["bm25x"] = run.rankings.pop("bm25x")
                 run.stages_run.append("vector" if encoder == "exact" else f"vector:{encoder}")
                 run.vectors = True
                 run.embedder = side.embedder.fingerprint
@@ -148,7 +158,6 @@ class HybridPipeline:
                 run.hints.append(f"vector stage skipped, BM25 only: {exc.message}")
         # Per-query weights: the vector side counts as far as the embedder knows the
         # query's script, and less when BM25 alone is decisive.
-        strong = strong_signal(bm25, ratio=tuning.strong_signal_ratio)
         coverage, missing = 1.0, list[str]()
         if run.vectors and side is not None:
             coverage, missing = script_coverage(query, _embedder_scripts(side.embedder))
@@ -161,7 +170,6 @@ class HybridPipeline:
         # The feedback round: both halves in default and thorough; --fast runs the halves
         # of ``settings.fast_feedback`` (first round at the default weights, then
         # ``fast_feedback_weights``) or none (``fast_weights``).
-        feedback = tuning.fast_feedback if mode == "fast" else ("text", "vector")
         if strong and feedback:  # the shortcut only matters where there is something to skip
             run.stages_run.append("strong-signal")
         base = tuning.fast_weights if mode == "fast" and not feedback else tuning.weights
