@@ -21,7 +21,6 @@ Import edges follow :mod:`grimp`'s reading: ``from a import b`` is an import of 
 from __future__ import annotations
 
 import ast
-import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -36,12 +35,10 @@ from cairn.code.model import (
     UseFact,
 )
 from cairn.code.provider import ProjectView, Resolution
+from cairn.code.syntax import binary_content, line_count
+from cairn.code.syntax import text_hash as _hash
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _hash(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -179,8 +176,9 @@ def _dump_body(body: list[ast.stmt], is_class: bool) -> str:
 
 def read_python(data: bytes) -> FileFacts:
     """The facts of one Python file's bytes (never raises)."""
-    if b"\0" in data[:8192]:
-        return FileFacts("skipped", "binary content")
+    skipped = binary_content(data)
+    if skipped is not None:
+        return skipped
     try:
         tree = ast.parse(data)
     except SyntaxError as exc:
@@ -202,8 +200,7 @@ def read_python(data: bytes) -> FileFacts:
         for (scope, target, called), line in reader.uses.items()
         if target.split(".", 1)[0] in bound  # local variables and builtins never resolve
     )
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    return FileFacts("parsed", "", tuple(reader.symbols), tuple(reader.imports), uses, lines)
+    return FileFacts("parsed", "", tuple(reader.symbols), tuple(reader.imports), uses, line_count(data))
 
 
 # --- project-wide resolution ---------------------------------------------------------------
@@ -302,10 +299,9 @@ class PythonProvider:
         table = ModuleTable(view.all_paths)
         members = _Members(table, view.files)
         edges: dict[tuple[EdgeKind, str, str], Edge] = {}
-        wanted = view.files.keys() if view.targets is None else view.targets
-        for path in sorted(wanted):
+        for path in view.resolving():
             module = table.name_of.get(path)
-            if module is None or path not in view.files:
+            if module is None:
                 continue
             for edge in _file_edges(path, module, view.files[path], table, members):
                 edges.setdefault((edge.kind, edge.source, edge.target), edge)
