@@ -9,6 +9,7 @@ spans stay meaningful, tables as Markdown pipe tables. It either returns a whole
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import re
 import signal
@@ -29,6 +30,7 @@ __all__ = [
     "check_deadline",
     "check_zip",
     "clean_text",
+    "import_library",
     "missing_dependency",
     "pipe_table",
     "time_limit",
@@ -156,6 +158,15 @@ def missing_dependency(module: str, package: str) -> IngestError:
         "install it with: pip install 'cairn[office]'",
         code="missing_dependency",
     )
+
+
+def import_library(module: str, package: str) -> Any:
+    """A converter's library, imported when a file needs it (``missing_dependency`` when the
+    ``package`` providing ``module`` is not installed)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise missing_dependency(module, package) from exc
 
 
 @contextlib.contextmanager

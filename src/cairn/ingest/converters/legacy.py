@@ -25,7 +25,7 @@ from cairn.ingest.converters.base import (
     check_cells,
     check_deadline,
     clean_text,
-    missing_dependency,
+    import_library,
     unreadable,
 )
 
@@ -44,10 +44,7 @@ def check_ole(data: bytes, what: str, zip_name: str) -> None:
 
 def open_ole(data: bytes, what: str) -> Any:
     """An ``olefile.OleFileIO`` over ``data``; ``corrupt`` when it is not an OLE2 file."""
-    try:
-        import olefile
-    except ImportError as exc:
-        raise missing_dependency("olefile", "olefile") from exc
+    olefile = import_library("olefile", "olefile")
     check_ole(data, what, "Office Open XML")
     try:
         return olefile.OleFileIO(io.BytesIO(data))
@@ -296,10 +293,7 @@ class XlsConverter:
     limits = ConvertLimits(max_bytes=50 * MB, seconds=60.0, max_cells=2_000_000)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
-            import xlrd
-        except ImportError as exc:
-            raise missing_dependency("xlrd", "xlrd") from exc
+        xlrd = import_library("xlrd", "xlrd")
         check_ole(data, "Excel", "xlsx")
         try:
             book = xlrd.open_workbook(file_contents=data, on_demand=True, logfile=io.StringIO())

@@ -24,7 +24,7 @@ from cairn.ingest.converters.base import (
     check_deadline,
     check_zip,
     clean_text,
-    missing_dependency,
+    import_library,
     pipe_table,
     unreadable,
 )
@@ -59,11 +59,8 @@ class DocxConverter:
     limits = ConvertLimits(max_bytes=50 * MB, seconds=60.0)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
-            import docx
-            from docx.table import Table
-        except ImportError as exc:
-            raise missing_dependency("docx", "python-docx") from exc
+        docx = import_library("docx", "python-docx")
+        from docx.table import Table
         open_ooxml(data, limits, "Word").close()
         with unreadable("Word file", _LIBRARY_ERRORS):
             document = docx.Document(io.BytesIO(data))
@@ -123,10 +120,7 @@ class PptxConverter:
     limits = ConvertLimits(max_bytes=100 * MB, seconds=60.0)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
-            import pptx
-        except ImportError as exc:
-            raise missing_dependency("pptx", "python-pptx") from exc
+        pptx = import_library("pptx", "python-pptx")
         open_ooxml(data, limits, "PowerPoint").close()
         with unreadable("PowerPoint file", _LIBRARY_ERRORS):
             deck = pptx.Presentation(io.BytesIO(data))
@@ -212,10 +206,7 @@ class XlsxConverter:
     limits = ConvertLimits(max_bytes=50 * MB, seconds=60.0, max_cells=2_000_000)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
-            import openpyxl
-        except ImportError as exc:
-            raise missing_dependency("openpyxl", "openpyxl") from exc
+        openpyxl = import_library("openpyxl", "openpyxl")
         open_ooxml(data, limits, "Excel").close()
         with unreadable("Excel file", _LIBRARY_ERRORS):
             book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
