@@ -11,12 +11,13 @@ file, named by its path). Standard-library and third-party imports stay outside.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from cairn.code.model import EdgeKind, FileFacts, ImportFact
-from cairn.code.provider import FileEdges, ProjectView, Resolution
+from cairn.code.model import FileFacts, ImportFact
+from cairn.code.provider import DeclaredProvider, FileEdges, ProjectView, Resolution
 from cairn.code.syntax import TreeReader, read_tree
 from cairn.code.syntax import node_text as _name
 
@@ -91,25 +92,18 @@ def _module_path(root: Path, folder: str) -> tuple[str, str] | None:
 
 
 @dataclass(frozen=True, slots=True)
-class GoProvider:
+class GoProvider(DeclaredProvider):
     """Go files, read with tree-sitter."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {".go": "go"}
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for imports under the module path of the nearest go.mod (an edge to "
+                  "each non-test file of the package folder); replace directives, vendoring "
+                  "and workspaces are not followed; calls are not resolved yet",
+    }
 
     name: str = "go"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".go": "go"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import",)
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {"import": "exact for imports under the module path of the nearest go.mod (an edge to "
-                          "each non-test file of the package folder); replace directives, vendoring "
-                          "and workspaces are not followed; calls are not resolved yet"}
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_go(data)

@@ -18,11 +18,12 @@ the project does not declare (the JDK, libraries) stay outside, counted as unres
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from cairn.code.model import EdgeKind, FileFacts, ImportFact, SymbolKind, UseFact
-from cairn.code.provider import FileEdges, ProjectView, Resolution
+from cairn.code.model import FileFacts, ImportFact, SymbolKind, UseFact
+from cairn.code.provider import DeclaredProvider, FileEdges, ProjectView, Resolution
 from cairn.code.syntax import TreeReader, read_tree
 from cairn.code.syntax import node_text as _text
 
@@ -115,29 +116,22 @@ def read_java(data: bytes) -> FileFacts:
 
 
 @dataclass(frozen=True, slots=True)
-class JavaProvider:
+class JavaProvider(DeclaredProvider):
     """Java files, read with tree-sitter."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {".java": "java"}
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for single-type, nested-type and static imports of types the project "
+                  "declares (placed by their package declarations); on-demand imports (a.b.*) "
+                  "give an edge to each file of the package whose type the file names; JDK and "
+                  "library imports are counted as unresolved; a type of the file's own package "
+                  "named without an import is an edge at its first use (a simple-name match: a "
+                  "type parameter or nested type that shadows it gives a false edge); calls are "
+                  "not resolved yet",
+    }
 
     name: str = "java"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".java": "java"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import",)
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {"import": "exact for single-type, nested-type and static imports of types the project "
-                          "declares (placed by their package declarations); on-demand imports (a.b.*) "
-                          "give an edge to each file of the package whose type the file names; JDK and "
-                          "library imports are counted as unresolved; a type of the file's own package "
-                          "named without an import is an edge at its first use (a simple-name match: a "
-                          "type parameter or nested type that shadows it gives a false edge); calls are "
-                          "not resolved yet"}
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_java(data)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 from cairn.code.model import Edge, EdgeKind, FileFacts
 
@@ -52,6 +52,32 @@ class Resolution:
     #: How many imports of the resolved files name code outside the project (standard
     #: libraries, third-party packages), counted rather than guessed (``None``: not counted).
     unresolved: int | None = None
+
+
+class DeclaredProvider:
+    """The fixed part of a provider's coverage contract, read from the tables a language's
+    provider class declares: ``EXTENSIONS`` (suffix -> language), ``RELATION_KINDS`` and
+    ``CONFIDENCE`` (relation kind -> how complete it is)."""
+
+    __slots__ = ()
+    EXTENSIONS: ClassVar[Mapping[str, str]]
+    RELATION_KINDS: ClassVar[tuple[EdgeKind, ...]] = ("import",)
+    CONFIDENCE: ClassVar[Mapping[str, str]]
+
+    @property
+    def extensions(self) -> dict[str, str]:
+        """File suffix (``.py``) -> language name (``python``)."""
+        return dict(self.EXTENSIONS)
+
+    @property
+    def relation_kinds(self) -> tuple[EdgeKind, ...]:
+        """The edge kinds it can produce."""
+        return self.RELATION_KINDS
+
+    @property
+    def confidence(self) -> dict[str, str]:
+        """For each relation kind, how complete it is, in one sentence."""
+        return dict(self.CONFIDENCE)
 
 
 class FileEdges:

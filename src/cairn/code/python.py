@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from cairn.code.model import (
     Edge,
@@ -34,7 +35,7 @@ from cairn.code.model import (
     SymbolKind,
     UseFact,
 )
-from cairn.code.provider import ProjectView, Resolution
+from cairn.code.provider import DeclaredProvider, ProjectView, Resolution
 from cairn.code.syntax import binary_content, line_count
 from cairn.code.syntax import text_hash as _hash
 
@@ -267,30 +268,22 @@ def _relative_base(module: str, is_package: bool, level: int) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class PythonProvider:
+class PythonProvider(DeclaredProvider):
     """Python files, read with :mod:`ast`."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {".py": "python"}
+    RELATION_KINDS: ClassVar[tuple[EdgeKind, ...]] = ("import", "call", "reference")
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for absolute and relative imports of project modules, imports in "
+                  "functions and under TYPE_CHECKING included; importlib calls are not seen",
+        "call": "heuristic: calls through names bound at module level (definitions of the "
+                "same module, imported modules and names) and self/cls methods; calls "
+                "through variables, instances and re-exports are not resolved",
+        "reference": "heuristic, as for calls: base classes, decorators, imported symbols",
+    }
 
     name: str = "python"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".py": "python"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import", "call", "reference")
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {
-            "import": "exact for absolute and relative imports of project modules, imports in "
-                      "functions and under TYPE_CHECKING included; importlib calls are not seen",
-            "call": "heuristic: calls through names bound at module level (definitions of the "
-                    "same module, imported modules and names) and self/cls methods; calls "
-                    "through variables, instances and re-exports are not resolved",
-            "reference": "heuristic, as for calls: base classes, decorators, imported symbols",
-        }
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_python(data)

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import posixpath
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from cairn.code.model import EdgeKind, FileFacts, ImportFact
-from cairn.code.provider import FileEdges, ProjectView, Resolution
+from cairn.code.model import FileFacts, ImportFact
+from cairn.code.provider import DeclaredProvider, FileEdges, ProjectView, Resolution
 from cairn.code.syntax import TreeReader, read_tree
 from cairn.code.syntax import node_text as _text
 
@@ -318,27 +318,20 @@ class _Tree:
 
 
 @dataclass(frozen=True, slots=True)
-class RustProvider:
+class RustProvider(DeclaredProvider):
     """Rust files, read with tree-sitter."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {".rs": "rust"}
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for `mod` declarations (foo.rs, foo/mod.rs, #[path]) followed from "
+                  "cargo's conventional crate roots, and for `use` paths through crate::, self::, "
+                  "super::, child modules and the project's own library crates; std/core/alloc "
+                  "and external crates are counted as unresolved; custom [lib]/[[bin]] paths, "
+                  "macros and cfg-gated modules are not evaluated; calls are not resolved yet",
+    }
 
     name: str = "rust"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".rs": "rust"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import",)
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {"import": "exact for `mod` declarations (foo.rs, foo/mod.rs, #[path]) followed from "
-                          "cargo's conventional crate roots, and for `use` paths through crate::, self::, "
-                          "super::, child modules and the project's own library crates; std/core/alloc "
-                          "and external crates are counted as unresolved; custom [lib]/[[bin]] paths, "
-                          "macros and cfg-gated modules are not evaluated; calls are not resolved yet"}
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_rust(data)

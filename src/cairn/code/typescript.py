@@ -20,13 +20,13 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from cairn.code.model import EdgeKind, FileFacts, ImportFact, ImportScope
-from cairn.code.provider import FileEdges, ProjectView, Resolution
+from cairn.code.model import FileFacts, ImportFact, ImportScope
+from cairn.code.provider import DeclaredProvider, FileEdges, ProjectView, Resolution
 from cairn.code.syntax import TreeReader, read_tree
 from cairn.code.syntax import tokens as _tokens
 
@@ -286,26 +286,21 @@ def _candidates(base: str) -> Iterator[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class TypeScriptProvider:
+class TypeScriptProvider(DeclaredProvider):
     """TypeScript and JavaScript files, read with tree-sitter."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {
+        ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+        ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+    }
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for literal specifiers resolved through relative paths, .js->.ts twins, "
+                  "index files and tsconfig paths/baseUrl; computed specifiers and package "
+                  "exports maps are not followed; calls are not resolved yet",
+    }
 
     name: str = "typescript"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-                ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import",)
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {"import": "exact for literal specifiers resolved through relative paths, .js->.ts twins, "
-                          "index files and tsconfig paths/baseUrl; computed specifiers and package "
-                          "exports maps are not followed; calls are not resolved yet"}
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_script(data, language)
