@@ -11,33 +11,19 @@ file, named by its path). Standard-library and third-party imports stay outside.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from cairn.code.model import Edge, EdgeKind, FileFacts, ImportFact, SymbolFact, SymbolKind
-from cairn.code.provider import ProjectView, Resolution
-from cairn.code.typescript import _hash, _tokens
-
-
-def _name(node: Any) -> str:
-    return str(node.text.decode("utf-8", "replace")) if node is not None else "_"
+from cairn.code.model import FileFacts, ImportFact
+from cairn.code.provider import DeclaredProvider, FileEdges, ProjectView, Resolution
+from cairn.code.syntax import TreeReader, read_tree
+from cairn.code.syntax import node_text as _name
 
 
-@dataclass
-class _Reader:
-    symbols: list[SymbolFact] = field(default_factory=list)
-    imports: list[ImportFact] = field(default_factory=list)
-    seen: dict[str, int] = field(default_factory=dict)
-
-    def add(self, node: Any, name: str, kind: SymbolKind, body: Any) -> None:
-        self.seen[name] = count = self.seen.get(name, 0) + 1
-        if count > 1:
-            name = f"{name}#{count}"
-        self.symbols.append(SymbolFact(name, kind, node.start_point[0] + 1, node.end_point[0] + 1,
-                                       _hash(_tokens(node, skip=body)), _hash(_tokens(body) if body else "")))
-
-    def read(self, root: Any) -> None:
+class _Reader(TreeReader):
+    def read_file(self, root: Any) -> None:
         for node in root.named_children:
             kind = node.type
             if kind == "function_declaration":
@@ -76,23 +62,16 @@ def _walk(node: Any) -> list[Any]:
     return out
 
 
-def read_go(data: bytes) -> FileFacts:
-    """The facts of one Go file's bytes (never raises)."""
-    if b"\0" in data[:8192]:
-        return FileFacts("skipped", "binary content")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return FileFacts("skipped", "not UTF-8 text")
+def _parser() -> Any:
     import tree_sitter_go
     from tree_sitter import Language, Parser
 
-    tree = Parser(Language(tree_sitter_go.language())).parse(data)
-    reader = _Reader()
-    reader.read(tree.root_node)
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    reason = "parsed with syntax errors (partial)" if tree.root_node.has_error else ""
-    return FileFacts("parsed", reason, tuple(reader.symbols), tuple(reader.imports), (), lines)
+    return Parser(Language(tree_sitter_go.language()))
+
+
+def read_go(data: bytes) -> FileFacts:
+    """The facts of one Go file's bytes (never raises)."""
+    return read_tree(data, _parser, _Reader())
 
 
 def _module_path(root: Path, folder: str) -> tuple[str, str] | None:
@@ -113,25 +92,18 @@ def _module_path(root: Path, folder: str) -> tuple[str, str] | None:
 
 
 @dataclass(frozen=True, slots=True)
-class GoProvider:
+class GoProvider(DeclaredProvider):
     """Go files, read with tree-sitter."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {".go": "go"}
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for imports under the module path of the nearest go.mod (an edge to "
+                  "each non-test file of the package folder); replace directives, vendoring "
+                  "and workspaces are not followed; calls are not resolved yet",
+    }
 
     name: str = "go"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".go": "go"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import",)
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {"import": "exact for imports under the module path of the nearest go.mod (an edge to "
-                          "each non-test file of the package folder); replace directives, vendoring "
-                          "and workspaces are not followed; calls are not resolved yet"}
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_go(data)
@@ -142,12 +114,9 @@ class GoProvider:
             if not path.endswith("_test.go"):
                 packages.setdefault(posixpath.dirname(path), []).append(path)
         modules: dict[str, tuple[str, str] | None] = {}
-        edges: dict[tuple[str, str], Edge] = {}
+        edges = FileEdges()
         outside = 0
-        wanted = view.files.keys() if view.targets is None else view.targets
-        for path in sorted(wanted):
-            if path not in view.files:
-                continue
+        for path in view.resolving():
             folder = posixpath.dirname(path)
             if folder not in modules:
                 modules[folder] = _module_path(view.root, folder)
@@ -164,5 +133,5 @@ class GoProvider:
                 target_dir = "" if target_dir == "." else target_dir
                 for target in sorted(packages.get(target_dir, ())):
                     if target != path:
-                        edges.setdefault((path, target), Edge("import", path, target, path, imp.line))
-        return Resolution({p: p for p in view.files}, ":", list(edges.values()), outside)
+                        edges.add(path, target, imp.line)
+        return edges.resolution(view, outside)

@@ -18,12 +18,14 @@ the project does not declare (the JDK, libraries) stay outside, counted as unres
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from cairn.code.model import Edge, EdgeKind, FileFacts, ImportFact, SymbolFact, SymbolKind, UseFact
-from cairn.code.provider import ProjectView, Resolution
-from cairn.code.typescript import _hash, _tokens
+from cairn.code.model import FileFacts, ImportFact, SymbolKind, UseFact
+from cairn.code.provider import DeclaredProvider, FileEdges, ProjectView, Resolution
+from cairn.code.syntax import TreeReader, read_tree
+from cairn.code.syntax import node_text as _text
 
 _TYPES: dict[str, SymbolKind] = {
     "class_declaration": "class", "enum_declaration": "class", "record_declaration": "class",
@@ -34,26 +36,10 @@ _MEMBERS = frozenset({*_TYPES, "method_declaration", "constructor_declaration", 
 _BODIES = ("class_body", "interface_body", "enum_body", "annotation_type_body", "enum_body_declarations")
 
 
-def _text(node: Any) -> str:
-    return str(node.text.decode("utf-8", "replace")) if node is not None else "_"
+class _Reader(TreeReader):
+    hashed_apart = _MEMBERS
 
-
-@dataclass
-class _Reader:
-    symbols: list[SymbolFact] = field(default_factory=list)
-    imports: list[ImportFact] = field(default_factory=list)
-    package: str = ""
-    seen: dict[str, int] = field(default_factory=dict)
-
-    def add(self, node: Any, name: str, kind: SymbolKind, body: Any) -> None:
-        self.seen[name] = count = self.seen.get(name, 0) + 1
-        if count > 1:
-            name = f"{name}#{count}"
-        self.symbols.append(SymbolFact(name, kind, node.start_point[0] + 1, node.end_point[0] + 1,
-                                       _hash(_tokens(node, skip=body)),
-                                       _hash(_tokens(body, members=_MEMBERS) if body else "")))
-
-    def read(self, root: Any) -> None:
+    def read_file(self, root: Any) -> None:
         for node in root.named_children:
             if node.type == "package_declaration":
                 named = [c for c in node.named_children if c.type in ("scoped_identifier", "identifier")]
@@ -69,6 +55,7 @@ class _Reader:
                                                int(static), node.start_point[0] + 1))
             elif node.type in _TYPES:
                 self.type(node, "")
+        self.uses = _type_names(root)
 
     def type(self, node: Any, outer: str) -> None:
         name = f"{outer}{_text(node.child_by_field_name('name'))}"
@@ -116,50 +103,35 @@ def _type_names(root: Any) -> list[UseFact]:
     return [UseFact("", name, line, False) for name, line in sorted(found.items(), key=lambda kv: kv[1])]
 
 
-def read_java(data: bytes) -> FileFacts:
-    """The facts of one Java file's bytes (never raises)."""
-    if b"\0" in data[:8192]:
-        return FileFacts("skipped", "binary content")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return FileFacts("skipped", "not UTF-8 text")
+def _parser() -> Any:
     import tree_sitter_java
     from tree_sitter import Language, Parser
 
-    tree = Parser(Language(tree_sitter_java.language())).parse(data)
-    reader = _Reader()
-    reader.read(tree.root_node)
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    reason = "parsed with syntax errors (partial)" if tree.root_node.has_error else ""
-    return FileFacts("parsed", reason, tuple(reader.symbols), tuple(reader.imports),
-                     tuple(_type_names(tree.root_node)), lines, reader.package)
+    return Parser(Language(tree_sitter_java.language()))
+
+
+def read_java(data: bytes) -> FileFacts:
+    """The facts of one Java file's bytes (never raises)."""
+    return read_tree(data, _parser, _Reader())
 
 
 @dataclass(frozen=True, slots=True)
-class JavaProvider:
+class JavaProvider(DeclaredProvider):
     """Java files, read with tree-sitter."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {".java": "java"}
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for single-type, nested-type and static imports of types the project "
+                  "declares (placed by their package declarations); on-demand imports (a.b.*) "
+                  "give an edge to each file of the package whose type the file names; JDK and "
+                  "library imports are counted as unresolved; a type of the file's own package "
+                  "named without an import is an edge at its first use (a simple-name match: a "
+                  "type parameter or nested type that shadows it gives a false edge); calls are "
+                  "not resolved yet",
+    }
 
     name: str = "java"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".java": "java"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import",)
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {"import": "exact for single-type, nested-type and static imports of types the project "
-                          "declares (placed by their package declarations); on-demand imports (a.b.*) "
-                          "give an edge to each file of the package whose type the file names; JDK and "
-                          "library imports are counted as unresolved; a type of the file's own package "
-                          "named without an import is an edge at its first use (a simple-name match: a "
-                          "type parameter or nested type that shadows it gives a false edge); calls are "
-                          "not resolved yet"}
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_java(data)
@@ -176,12 +148,9 @@ class JavaProvider:
                     full = f"{facts.package}.{sym.name}" if facts.package else sym.name
                     types.setdefault(full, path)
                     by_package.setdefault(facts.package, {}).setdefault(sym.name, path)
-        edges: dict[tuple[str, str], Edge] = {}
+        edges = FileEdges()
         outside = 0
-        wanted = view.files.keys() if view.targets is None else view.targets
-        for path in sorted(wanted):
-            if path not in view.files:
-                continue
+        for path in view.resolving():
             facts = view.files[path]
             used = {u.target: u.line for u in facts.uses}
             for imp in facts.imports:
@@ -192,24 +161,24 @@ class JavaProvider:
                         if target is None:
                             outside += 1
                         elif target != path:
-                            edges.setdefault((path, target), Edge("import", path, target, path, imp.line))
+                            edges.add(path, target, imp.line)
                         continue
                     for name, target in sorted(members.items()):
                         if name in used and target != path:
-                            edges.setdefault((path, target), Edge("import", path, target, path, imp.line))
+                            edges.add(path, target, imp.line)
                     continue
                 found = _declaring(types, imp.module)
                 if found is None:
                     outside += 1
                 elif found != path:
-                    edges.setdefault((path, found), Edge("import", path, found, path, imp.line))
+                    edges.add(path, found, imp.line)
             imported = {imp.module.rsplit(".", 1)[-1] for imp in facts.imports if imp.name != "*"}
             own = by_package.get(facts.package, {})
             for name, line in used.items():
                 target = own.get(name)
                 if target is not None and target != path and name not in imported:
-                    edges.setdefault((path, target), Edge("import", path, target, path, line))
-        return Resolution({p: p for p in view.files}, ":", list(edges.values()), outside)
+                    edges.add(path, target, line)
+        return edges.resolution(view, outside)
 
 
 def _declaring(types: dict[str, str], name: str) -> str | None:

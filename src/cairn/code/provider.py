@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 from cairn.code.model import Edge, EdgeKind, FileFacts
 
@@ -35,6 +35,11 @@ class ProjectView:
     #: read only as far as resolution needs them (the names a module defines).
     targets: frozenset[str] | None = None
 
+    def resolving(self) -> list[str]:
+        """The paths whose edges to produce, sorted: the targets (or every file) with facts."""
+        wanted = self.files.keys() if self.targets is None else self.targets
+        return [path for path in sorted(wanted) if path in self.files]
+
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
@@ -47,6 +52,48 @@ class Resolution:
     #: How many imports of the resolved files name code outside the project (standard
     #: libraries, third-party packages), counted rather than guessed (``None``: not counted).
     unresolved: int | None = None
+
+
+class DeclaredProvider:
+    """The fixed part of a provider's coverage contract, read from the tables a language's
+    provider class declares: ``EXTENSIONS`` (suffix -> language), ``RELATION_KINDS`` and
+    ``CONFIDENCE`` (relation kind -> how complete it is)."""
+
+    __slots__ = ()
+    EXTENSIONS: ClassVar[Mapping[str, str]]
+    RELATION_KINDS: ClassVar[tuple[EdgeKind, ...]] = ("import",)
+    CONFIDENCE: ClassVar[Mapping[str, str]]
+
+    @property
+    def extensions(self) -> dict[str, str]:
+        """File suffix (``.py``) -> language name (``python``)."""
+        return dict(self.EXTENSIONS)
+
+    @property
+    def relation_kinds(self) -> tuple[EdgeKind, ...]:
+        """The edge kinds it can produce."""
+        return self.RELATION_KINDS
+
+    @property
+    def confidence(self) -> dict[str, str]:
+        """For each relation kind, how complete it is, in one sentence."""
+        return dict(self.CONFIDENCE)
+
+
+class FileEdges:
+    """Import edges of a provider whose modules are files named by their paths: one edge
+    per (file, target), at the first line that makes it."""
+
+    def __init__(self) -> None:
+        self._edges: dict[tuple[str, str], Edge] = {}
+
+    def add(self, path: str, target: str, line: int) -> None:
+        """An import edge from ``path`` to ``target``, written at ``line``."""
+        self._edges.setdefault((path, target), Edge("import", path, target, path, line))
+
+    def resolution(self, view: ProjectView, unresolved: int | None = None) -> Resolution:
+        """The provider's answer: each file is its own module, its symbols joined by ``:``."""
+        return Resolution({p: p for p in view.files}, ":", list(self._edges.values()), unresolved)
 
 
 @runtime_checkable

@@ -21,9 +21,9 @@ Import edges follow :mod:`grimp`'s reading: ``from a import b`` is an import of 
 from __future__ import annotations
 
 import ast
-import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from cairn.code.model import (
     Edge,
@@ -35,13 +35,11 @@ from cairn.code.model import (
     SymbolKind,
     UseFact,
 )
-from cairn.code.provider import ProjectView, Resolution
+from cairn.code.provider import DeclaredProvider, ProjectView, Resolution
+from cairn.code.syntax import binary_content, line_count
+from cairn.code.syntax import text_hash as _hash
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _hash(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -179,8 +177,9 @@ def _dump_body(body: list[ast.stmt], is_class: bool) -> str:
 
 def read_python(data: bytes) -> FileFacts:
     """The facts of one Python file's bytes (never raises)."""
-    if b"\0" in data[:8192]:
-        return FileFacts("skipped", "binary content")
+    skipped = binary_content(data)
+    if skipped is not None:
+        return skipped
     try:
         tree = ast.parse(data)
     except SyntaxError as exc:
@@ -202,8 +201,7 @@ def read_python(data: bytes) -> FileFacts:
         for (scope, target, called), line in reader.uses.items()
         if target.split(".", 1)[0] in bound  # local variables and builtins never resolve
     )
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    return FileFacts("parsed", "", tuple(reader.symbols), tuple(reader.imports), uses, lines)
+    return FileFacts("parsed", "", tuple(reader.symbols), tuple(reader.imports), uses, line_count(data))
 
 
 # --- project-wide resolution ---------------------------------------------------------------
@@ -270,30 +268,22 @@ def _relative_base(module: str, is_package: bool, level: int) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class PythonProvider:
+class PythonProvider(DeclaredProvider):
     """Python files, read with :mod:`ast`."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {".py": "python"}
+    RELATION_KINDS: ClassVar[tuple[EdgeKind, ...]] = ("import", "call", "reference")
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for absolute and relative imports of project modules, imports in "
+                  "functions and under TYPE_CHECKING included; importlib calls are not seen",
+        "call": "heuristic: calls through names bound at module level (definitions of the "
+                "same module, imported modules and names) and self/cls methods; calls "
+                "through variables, instances and re-exports are not resolved",
+        "reference": "heuristic, as for calls: base classes, decorators, imported symbols",
+    }
 
     name: str = "python"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".py": "python"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import", "call", "reference")
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {
-            "import": "exact for absolute and relative imports of project modules, imports in "
-                      "functions and under TYPE_CHECKING included; importlib calls are not seen",
-            "call": "heuristic: calls through names bound at module level (definitions of the "
-                    "same module, imported modules and names) and self/cls methods; calls "
-                    "through variables, instances and re-exports are not resolved",
-            "reference": "heuristic, as for calls: base classes, decorators, imported symbols",
-        }
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_python(data)
@@ -302,10 +292,9 @@ class PythonProvider:
         table = ModuleTable(view.all_paths)
         members = _Members(table, view.files)
         edges: dict[tuple[EdgeKind, str, str], Edge] = {}
-        wanted = view.files.keys() if view.targets is None else view.targets
-        for path in sorted(wanted):
+        for path in view.resolving():
             module = table.name_of.get(path)
-            if module is None or path not in view.files:
+            if module is None:
                 continue
             for edge in _file_edges(path, module, view.files[path], table, members):
                 edges.setdefault((edge.kind, edge.source, edge.target), edge)

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import posixpath
 import tomllib
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from cairn.code.model import Edge, EdgeKind, FileFacts, ImportFact, SymbolFact, SymbolKind
-from cairn.code.provider import ProjectView, Resolution
-from cairn.code.typescript import _hash, _tokens
+from cairn.code.model import FileFacts, ImportFact
+from cairn.code.provider import DeclaredProvider, FileEdges, ProjectView, Resolution
+from cairn.code.syntax import TreeReader, read_tree
+from cairn.code.syntax import node_text as _text
 
 #: ImportFact.level for a ``mod foo;`` declaration (``0`` is a ``use`` path).
 MOD_DECLARATION = 1
@@ -39,10 +40,6 @@ _MEMBERS = frozenset({"function_item", "function_signature_item", "struct_item",
                       "type_item", "trait_item", "impl_item", "const_item", "static_item", "mod_item",
                       "macro_definition"})
 _EXTERNAL_ROOTS = frozenset({"std", "core", "alloc", "proc_macro", "test"})
-
-
-def _text(node: Any) -> str:
-    return str(node.text.decode("utf-8", "replace")) if node is not None else "_"
 
 
 def _first_type_name(node: Any) -> str:
@@ -85,19 +82,11 @@ def _use_paths(node: Any, prefix: str) -> Iterator[str]:
             yield from _use_paths(child, prefix)
 
 
-@dataclass
-class _Reader:
-    symbols: list[SymbolFact] = field(default_factory=list)
-    imports: list[ImportFact] = field(default_factory=list)
-    seen: dict[str, int] = field(default_factory=dict)
+class _Reader(TreeReader):
+    hashed_apart = _MEMBERS
 
-    def add(self, node: Any, name: str, kind: SymbolKind, body: Any) -> None:
-        self.seen[name] = count = self.seen.get(name, 0) + 1
-        if count > 1:
-            name = f"{name}#{count}"
-        self.symbols.append(SymbolFact(name, kind, node.start_point[0] + 1, node.end_point[0] + 1,
-                                       _hash(_tokens(node, skip=body)),
-                                       _hash(_tokens(body, members=_MEMBERS) if body else "")))
+    def read_file(self, root: Any) -> None:
+        self.read(root, "")
 
     def read(self, block: Any, scope: str, depth: int = 0) -> None:
         """The items of a file or an inline module (``scope``: its dotted name, or ``""``)."""
@@ -187,18 +176,7 @@ def _parser() -> Any:
 
 def read_rust(data: bytes) -> FileFacts:
     """The facts of one Rust file's bytes (never raises)."""
-    if b"\0" in data[:8192]:
-        return FileFacts("skipped", "binary content")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return FileFacts("skipped", "not UTF-8 text")
-    tree = _parser().parse(data)
-    reader = _Reader()
-    reader.read(tree.root_node, "")
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    reason = "parsed with syntax errors (partial)" if tree.root_node.has_error else ""
-    return FileFacts("parsed", reason, tuple(reader.symbols), tuple(reader.imports), (), lines)
+    return read_tree(data, _parser, _Reader())
 
 
 def crate_roots(paths: frozenset[str]) -> list[str]:
@@ -340,41 +318,31 @@ class _Tree:
 
 
 @dataclass(frozen=True, slots=True)
-class RustProvider:
+class RustProvider(DeclaredProvider):
     """Rust files, read with tree-sitter."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {".rs": "rust"}
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for `mod` declarations (foo.rs, foo/mod.rs, #[path]) followed from "
+                  "cargo's conventional crate roots, and for `use` paths through crate::, self::, "
+                  "super::, child modules and the project's own library crates; std/core/alloc "
+                  "and external crates are counted as unresolved; custom [lib]/[[bin]] paths, "
+                  "macros and cfg-gated modules are not evaluated; calls are not resolved yet",
+    }
 
     name: str = "rust"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".rs": "rust"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import",)
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {"import": "exact for `mod` declarations (foo.rs, foo/mod.rs, #[path]) followed from "
-                          "cargo's conventional crate roots, and for `use` paths through crate::, self::, "
-                          "super::, child modules and the project's own library crates; std/core/alloc "
-                          "and external crates are counted as unresolved; custom [lib]/[[bin]] paths, "
-                          "macros and cfg-gated modules are not evaluated; calls are not resolved yet"}
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_rust(data)
 
     def resolve(self, view: ProjectView) -> Resolution:
         tree = _Tree(view)
-        edges: dict[tuple[str, str], Edge] = {}
+        edges = FileEdges()
         outside = 0
-        wanted = view.files.keys() if view.targets is None else view.targets
-        for path in sorted(wanted):
-            if path not in view.files:
-                continue
+        for path in view.resolving():
             for target, line in tree.mod_edges.get(path, ()):
-                edges.setdefault((path, target), Edge("import", path, target, path, line))
+                edges.add(path, target, line)
             for imp in view.files[path].imports:
                 if imp.level == MOD_DECLARATION:
                     continue
@@ -382,5 +350,5 @@ class RustProvider:
                 if found is None:
                     outside += 1
                 elif found and found != path:
-                    edges.setdefault((path, found), Edge("import", path, found, path, imp.line))
-        return Resolution({p: p for p in view.files}, ":", list(edges.values()), outside)
+                    edges.add(path, found, imp.line)
+        return edges.resolution(view, outside)

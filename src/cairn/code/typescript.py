@@ -17,25 +17,18 @@ else is a package outside the project (no edge). A module is named by its path.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import posixpath
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from cairn.code.model import (
-    Edge,
-    EdgeKind,
-    FileFacts,
-    ImportFact,
-    ImportScope,
-    SymbolFact,
-    SymbolKind,
-)
-from cairn.code.provider import ProjectView, Resolution
+from cairn.code.model import FileFacts, ImportFact, ImportScope
+from cairn.code.provider import DeclaredProvider, FileEdges, ProjectView, Resolution
+from cairn.code.syntax import TreeReader, read_tree
+from cairn.code.syntax import tokens as _tokens
 
 _TS_EXT = (".ts", ".tsx", ".d.ts", ".mts", ".cts")
 _JS_EXT = (".js", ".jsx", ".mjs", ".cjs")
@@ -44,48 +37,16 @@ _TWINS = {".js": (".ts", ".tsx", ".d.ts"), ".jsx": (".tsx",), ".mjs": (".mts",),
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
 
 
-#: Comment node types (``line_comment``/``block_comment`` in the Rust and Java grammars).
-_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
-
-
-def _hash(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
-
-
-def _tokens(node: Any, skip: Any = None, members: frozenset[str] = frozenset()) -> str:
-    """The node's leaf tokens without comments (``skip``: a child node left out;
-    ``members``: node types left out below ``node``, the members hashed on their own)."""
-    out: list[str] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current is skip or current.type in _COMMENTS or (current is not node and current.type in members):
-            continue
-        if current.child_count == 0:
-            out.append(current.text.decode("utf-8", "replace"))
-        else:
-            stack.extend(reversed(current.children))
-    return " ".join(out)
-
-
 def _string_value(node: Any) -> str | None:
     if node is None or node.type != "string":
         return None
     return str(node.text.decode("utf-8", "replace")[1:-1])
 
 
-@dataclass
-class _Reader:
-    symbols: list[SymbolFact] = field(default_factory=list)
-    imports: list[ImportFact] = field(default_factory=list)
-    seen: dict[str, int] = field(default_factory=dict)
-
-    def add(self, outer: Any, name: str, kind: SymbolKind, signature: str, body: str) -> None:
-        self.seen[name] = count = self.seen.get(name, 0) + 1
-        if count > 1:
-            name = f"{name}#{count}"
-        self.symbols.append(SymbolFact(name, kind, outer.start_point[0] + 1, outer.end_point[0] + 1,
-                                       _hash(signature), _hash(body)))
+class _Reader(TreeReader):
+    def read_file(self, root: Any) -> None:
+        self.top(root)
+        self.find_imports(root)
 
     def top(self, node: Any) -> None:
         for child in node.named_children:
@@ -104,13 +65,13 @@ class _Reader:
         if kind in ("function_declaration", "generator_function_declaration", "function_signature",
                     "function_expression", "arrow_function"):
             body = node.child_by_field_name("body")
-            self.add(outer, name, "function", _tokens(node, skip=body), _tokens(body) if body else "")
+            self.record(outer, name, "function", _tokens(node, skip=body), _tokens(body) if body else "")
         elif kind in ("class_declaration", "abstract_class_declaration", "class"):
             body = node.child_by_field_name("body")
-            self.add(outer, name, "class", _tokens(node, skip=body), self._class(name, body))
+            self.record(outer, name, "class", _tokens(node, skip=body), self._class(name, body))
         elif kind in ("interface_declaration", "type_alias_declaration", "enum_declaration"):
             body = node.child_by_field_name("body") or node.child_by_field_name("value")
-            self.add(outer, name, "type", _tokens(node, skip=body), _tokens(body) if body else "")
+            self.record(outer, name, "type", _tokens(node, skip=body), _tokens(body) if body else "")
         elif kind in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 if declarator.type != "variable_declarator":
@@ -123,9 +84,9 @@ class _Reader:
                 wrapper = outer if len(node.named_children) == 1 else declarator
                 if value is not None and value.type in _FUNCTION_VALUES:
                     body = value.child_by_field_name("body")
-                    self.add(wrapper, var, "function", _tokens(value, skip=body), _tokens(body) if body else "")
+                    self.record(wrapper, var, "function", _tokens(value, skip=body), _tokens(body) if body else "")
                 elif exported:
-                    self.add(wrapper, var, "const", "", _tokens(value) if value is not None else "")
+                    self.record(wrapper, var, "const", "", _tokens(value) if value is not None else "")
 
     def _class(self, name: str, body: Any) -> str:
         if body is None:
@@ -136,7 +97,7 @@ class _Reader:
                 member_name = member.child_by_field_name("name")
                 label = member_name.text.decode() if member_name is not None else "?"
                 inner = member.child_by_field_name("body")
-                self.add(member, f"{name}.{label}", "method", _tokens(member, skip=inner),
+                self.record(member, f"{name}.{label}", "method", _tokens(member, skip=inner),
                          _tokens(inner) if inner is not None else "")
                 parts.append(f"method {label}")
             else:
@@ -193,27 +154,19 @@ def _parser(language: str) -> Any:
 _PARSERS: dict[str, Any] = {}
 
 
-def read_script(data: bytes, language: str) -> FileFacts:
-    """The facts of one TypeScript/JavaScript file's bytes (never raises)."""
-    if b"\0" in data[:8192]:
-        return FileFacts("skipped", "binary content")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return FileFacts("skipped", "not UTF-8 text")
+def _cached_parser(language: str) -> Any:
     parser = _PARSERS.get(language)
     if parser is None:
         parser = _PARSERS[language] = _parser(language)
-    tree = parser.parse(data)
-    reader = _Reader()
+    return parser
+
+
+def read_script(data: bytes, language: str) -> FileFacts:
+    """The facts of one TypeScript/JavaScript file's bytes (never raises)."""
     try:
-        reader.top(tree.root_node)
-        reader.find_imports(tree.root_node)
-    except RecursionError:
+        return read_tree(data, lambda: _cached_parser(language), _Reader())
+    except RecursionError:  # the walks recurse through nested declarations
         return FileFacts("failed", "too deeply nested to read")
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    reason = "parsed with syntax errors (partial)" if tree.root_node.has_error else ""
-    return FileFacts("parsed", reason, tuple(reader.symbols), tuple(reader.imports), (), lines)
 
 
 # --- resolution ----------------------------------------------------------------------------
@@ -333,42 +286,34 @@ def _candidates(base: str) -> Iterator[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class TypeScriptProvider:
+class TypeScriptProvider(DeclaredProvider):
     """TypeScript and JavaScript files, read with tree-sitter."""
+
+    EXTENSIONS: ClassVar[Mapping[str, str]] = {
+        ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+        ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+    }
+    CONFIDENCE: ClassVar[Mapping[str, str]] = {
+        "import": "exact for literal specifiers resolved through relative paths, .js->.ts twins, "
+                  "index files and tsconfig paths/baseUrl; computed specifiers and package "
+                  "exports maps are not followed; calls are not resolved yet",
+    }
 
     name: str = "typescript"
     version: str = "1"
-
-    @property
-    def extensions(self) -> dict[str, str]:
-        return {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-                ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript"}
-
-    @property
-    def relation_kinds(self) -> tuple[EdgeKind, ...]:
-        return ("import",)
-
-    @property
-    def confidence(self) -> dict[str, str]:
-        return {"import": "exact for literal specifiers resolved through relative paths, .js->.ts twins, "
-                          "index files and tsconfig paths/baseUrl; computed specifiers and package "
-                          "exports maps are not followed; calls are not resolved yet"}
 
     def parse(self, data: bytes, language: str) -> FileFacts:
         return read_script(data, language)
 
     def resolve(self, view: ProjectView) -> Resolution:
         configs = _Configs(view.root)
-        edges: dict[tuple[str, str], Edge] = {}
-        wanted = view.files.keys() if view.targets is None else view.targets
-        for path in sorted(wanted):
-            if path not in view.files:
-                continue
+        edges = FileEdges()
+        for path in view.resolving():
             for imp in view.files[path].imports:
                 target = self.resolve_specifier(path, imp.module, view.all_paths, configs)
                 if target is not None:
-                    edges.setdefault((path, target), Edge("import", path, target, path, imp.line))
-        return Resolution({p: p for p in view.files}, ":", list(edges.values()))
+                    edges.add(path, target, imp.line)
+        return edges.resolution(view)
 
     def resolve_specifier(self, path: str, spec: str, paths: frozenset[str], configs: _Configs) -> str | None:
         """The project file ``spec`` (imported from ``path``) means, if any."""

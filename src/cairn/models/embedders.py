@@ -27,9 +27,10 @@ from cairn.models.embedding import (
     INSTALL_HINT,
     Embedder,
     EmbeddingKind,
+    _check_texts,
     _is_installed,
     _l2_normalise,
-    _require_numpy,
+    _no_vectors,
     _scripts_option,
 )
 from cairn.models.minilm import OnnxMiniLMEmbedder, _check_onnx_minilm
@@ -150,14 +151,11 @@ class OpenAIEmbedder:
         self, texts: Sequence[str], *, kind: EmbeddingKind = "passage"
     ) -> NDArray[np.float32]:
         """Embed ``texts`` in batches of ``batch_size``; rows come back in input order."""
-        _require_numpy()
+        _check_texts(texts)
+        if not texts:
+            return _no_vectors(self.dimensions)
         import numpy as np
 
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not a single string")
-        if not texts:
-            empty: NDArray[np.float32] = np.zeros((0, self.dimensions), dtype=np.float32)
-            return empty
         match kind:
             case "query":
                 prefix = self.query_prefix

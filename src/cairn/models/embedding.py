@@ -67,6 +67,22 @@ def _require_numpy() -> None:
         raise ModelUnavailable(f"numpy is not installed; {INSTALL_HINT}")
 
 
+def _check_texts(texts: Sequence[str]) -> None:
+    """What every ``embed`` checks first: numpy is installed and ``texts`` is a sequence of
+    texts (a single string would be embedded character by character)."""
+    _require_numpy()
+    if isinstance(texts, str):
+        raise TypeError("embed() takes a sequence of texts, not a single string")
+
+
+def _no_vectors(dimensions: int) -> NDArray[np.float32]:
+    """The embedding of no texts: an empty ``(0, dimensions)`` array."""
+    import numpy as np
+
+    empty: NDArray[np.float32] = np.zeros((0, dimensions), dtype=np.float32)
+    return empty
+
+
 def _l2_normalise(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
     import numpy as np
 

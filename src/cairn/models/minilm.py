@@ -12,10 +12,11 @@ from cairn.errors import ModelUnavailable, ValidationError
 from cairn.models.embedding import (
     INSTALL_HINT,
     EmbeddingKind,
+    _check_texts,
     _is_installed,
     _l2_normalise,
+    _no_vectors,
     _package_dir,
-    _require_numpy,
     _scripts_option,
     _sha256_file,
 )
@@ -145,14 +146,11 @@ class OnnxMiniLMEmbedder:
         self, texts: Sequence[str], *, kind: EmbeddingKind = "passage"
     ) -> NDArray[np.float32]:
         """Embed ``texts`` (any order, any lengths); rows come back in input order."""
-        _require_numpy()
+        _check_texts(texts)
+        if not texts:
+            return _no_vectors(self._dimensions)
         import numpy as np
 
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of texts, not a single string")
-        if not texts:
-            empty: NDArray[np.float32] = np.zeros((0, self._dimensions), dtype=np.float32)
-            return empty
         # Short queries run on their own session (``query_threads``, default 1): a second
         # pool thread does not make a ~10-token query faster here (the weights are read
         # either way), and a free core lets BM25 run beside the query embedding.

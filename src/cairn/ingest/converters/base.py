@@ -9,6 +9,7 @@ spans stay meaningful, tables as Markdown pipe tables. It either returns a whole
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import re
 import signal
@@ -25,12 +26,15 @@ __all__ = [
     "ConvertLimits",
     "Converted",
     "Converter",
+    "check_cells",
     "check_deadline",
     "check_zip",
     "clean_text",
+    "import_library",
     "missing_dependency",
     "pipe_table",
     "time_limit",
+    "unreadable",
 ]
 
 MB = 1024 * 1024
@@ -156,6 +160,34 @@ def missing_dependency(module: str, package: str) -> IngestError:
     )
 
 
+def import_library(module: str, package: str) -> Any:
+    """A converter's library, imported when a file needs it (``missing_dependency`` when the
+    ``package`` providing ``module`` is not installed)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise missing_dependency(module, package) from exc
+
+
+@contextlib.contextmanager
+def unreadable(what: str,
+               errors: type[BaseException] | tuple[type[BaseException], ...]) -> Iterator[None]:
+    """Within the block, a library's ``errors`` mean the file is ``corrupt``: raised as
+    ``unreadable {what} (KeyError: ...)``. An IngestError raised on purpose passes as is."""
+    try:
+        yield
+    except IngestError:
+        raise
+    except errors as exc:
+        raise IngestError(f"unreadable {what} ({type(exc).__name__}: {exc})", code="corrupt") from exc
+
+
+def check_cells(cells: int, limits: ConvertLimits) -> None:
+    """``too_large`` once the cells a spreadsheet converter has read pass the limit."""
+    if cells > limits.max_cells:
+        raise IngestError(f"spreadsheet has more than {limits.max_cells} cells", code="too_large")
+
+
 def check_zip(data: bytes, limits: ConvertLimits, what: str) -> zipfile.ZipFile:
     """Open a zip container after checking its central directory against ``limits``.
 
@@ -252,6 +284,11 @@ class TextBuilder:
         self.add(f"## {heading}")
         self.pages.append((len(self.lines), number))
         self.lines.append("")
+
+    def sheet(self, number: int, name: str, rows: Sequence[Sequence[object]]) -> None:
+        """Sheet ``number`` as a ``## Sheet: name`` section, its rows as a pipe table."""
+        self.page(number, f"Sheet: {name}")
+        self.add("\n".join(pipe_table(rows)))
 
     def result(self, title: str | None, metadata: dict[str, Any] | None = None) -> Converted:
         lines = self.lines

@@ -13,6 +13,7 @@ import io
 import re
 import struct
 from collections.abc import Iterator
+from contextlib import closing
 from typing import Any
 
 from cairn.errors import IngestError
@@ -21,10 +22,11 @@ from cairn.ingest.converters.base import (
     Converted,
     ConvertLimits,
     TextBuilder,
+    check_cells,
     check_deadline,
     clean_text,
-    missing_dependency,
-    pipe_table,
+    import_library,
+    unreadable,
 )
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -32,15 +34,18 @@ _OLE_ERRORS = (OSError, ValueError, IndexError, KeyError, TypeError, struct.erro
                AttributeError, RecursionError, UnicodeDecodeError, AssertionError)
 
 
+def check_ole(data: bytes, what: str, zip_name: str) -> None:
+    """``corrupt`` unless ``data`` is an OLE2 container; a zip is named as the newer format
+    (``zip_name``) given an old suffix."""
+    if not data.startswith(OLE_MAGIC):
+        kind = f"a zip ({zip_name}) file" if data.startswith(b"PK\x03\x04") else "not an OLE2 file"
+        raise IngestError(f"not a legacy {what} file ({kind})", code="corrupt")
+
+
 def open_ole(data: bytes, what: str) -> Any:
     """An ``olefile.OleFileIO`` over ``data``; ``corrupt`` when it is not an OLE2 file."""
-    try:
-        import olefile
-    except ImportError as exc:
-        raise missing_dependency("olefile", "olefile") from exc
-    if not data.startswith(OLE_MAGIC):
-        kind = "a zip (Office Open XML) file" if data.startswith(b"PK\x03\x04") else "not an OLE2 file"
-        raise IngestError(f"not a legacy {what} file ({kind})", code="corrupt")
+    olefile = import_library("olefile", "olefile")
+    check_ole(data, what, "Office Open XML")
     try:
         return olefile.OleFileIO(io.BytesIO(data))
     except _OLE_ERRORS as exc:
@@ -75,7 +80,7 @@ class DocConverter:
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
         ole = open_ole(data, "Word")
-        try:
+        with closing(ole), unreadable("Word document", _OLE_ERRORS):
             if not ole.exists("WordDocument"):
                 raise IngestError("not a Word document (no WordDocument stream)", code="corrupt")
             word = ole.openstream("WordDocument").read()
@@ -90,12 +95,6 @@ class DocConverter:
             table = ole.openstream(table_name).read()
             text = _word_text(word, table)
             title = _ole_title(ole)
-        except IngestError:
-            raise
-        except _OLE_ERRORS as exc:
-            raise IngestError(f"unreadable Word document ({type(exc).__name__}: {exc})", code="corrupt") from exc
-        finally:
-            ole.close()
         out = TextBuilder(limits)
         if title:
             out.add(f"# {title}")
@@ -206,23 +205,15 @@ class PptConverter:
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
         ole = open_ole(data, "PowerPoint")
-        try:
+        with closing(ole), unreadable("PowerPoint file", _OLE_ERRORS):
             if ole.exists("EncryptedSummary"):
                 raise IngestError("encrypted PowerPoint file (password protected)", code="encrypted")
             if not ole.exists("PowerPoint Document"):
                 raise IngestError("not a PowerPoint file (no 'PowerPoint Document' stream)", code="corrupt")
             buf = ole.openstream("PowerPoint Document").read()
             title = _ole_title(ole)
-        except IngestError:
-            raise
-        except _OLE_ERRORS as exc:
-            raise IngestError(f"unreadable PowerPoint file ({type(exc).__name__}: {exc})", code="corrupt") from exc
-        finally:
-            ole.close()
-        try:
+        with unreadable("PowerPoint file", _OLE_ERRORS):
             slides = _ppt_slides(buf)
-        except _OLE_ERRORS as exc:
-            raise IngestError(f"unreadable PowerPoint file ({type(exc).__name__}: {exc})", code="corrupt") from exc
         out = TextBuilder(limits)
         first_title: str | None = None
         for number, (slide_title, texts) in enumerate(slides, 1):
@@ -302,13 +293,8 @@ class XlsConverter:
     limits = ConvertLimits(max_bytes=50 * MB, seconds=60.0, max_cells=2_000_000)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
-            import xlrd
-        except ImportError as exc:
-            raise missing_dependency("xlrd", "xlrd") from exc
-        if not data.startswith(OLE_MAGIC):
-            kind = "a zip (xlsx) file" if data.startswith(b"PK\x03\x04") else "not an OLE2 file"
-            raise IngestError(f"not a legacy Excel file ({kind})", code="corrupt")
+        xlrd = import_library("xlrd", "xlrd")
+        check_ole(data, "Excel", "xlsx")
         try:
             book = xlrd.open_workbook(file_contents=data, on_demand=True, logfile=io.StringIO())
         except xlrd.XLRDError as exc:
@@ -317,23 +303,18 @@ class XlsConverter:
         except _OLE_ERRORS as exc:
             raise IngestError(f"unreadable Excel file ({type(exc).__name__}: {exc})", code="corrupt") from exc
         try:
-            out = TextBuilder(limits)
-            cells = 0
-            for number in range(1, book.nsheets + 1):
-                check_deadline()
-                sheet = book.sheet_by_index(number - 1)
-                cells += sheet.nrows * sheet.ncols
-                if cells > limits.max_cells:
-                    raise IngestError(f"spreadsheet has more than {limits.max_cells} cells", code="too_large")
-                rows = [[_xls_value(xlrd, book, sheet.cell(r, c)) for c in range(sheet.ncols)]
-                        for r in range(sheet.nrows)]
-                out.page(number, f"Sheet: {sheet.name}")
-                out.add("\n".join(pipe_table(rows)))
-                book.unload_sheet(number - 1)
-        except IngestError:
-            raise
-        except (xlrd.XLRDError, *_OLE_ERRORS) as exc:
-            raise IngestError(f"unreadable Excel file ({type(exc).__name__}: {exc})", code="corrupt") from exc
+            with unreadable("Excel file", (xlrd.XLRDError, *_OLE_ERRORS)):
+                out = TextBuilder(limits)
+                cells = 0
+                for number in range(1, book.nsheets + 1):
+                    check_deadline()
+                    sheet = book.sheet_by_index(number - 1)
+                    cells += sheet.nrows * sheet.ncols
+                    check_cells(cells, limits)
+                    rows = [[_xls_value(xlrd, book, sheet.cell(r, c)) for c in range(sheet.ncols)]
+                            for r in range(sheet.nrows)]
+                    out.sheet(number, sheet.name, rows)
+                    book.unload_sheet(number - 1)
         finally:
             book.release_resources()
         return out.result(None, {"sheets": len(out.pages)})

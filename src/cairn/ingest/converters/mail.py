@@ -8,8 +8,17 @@ subject.
 
 from __future__ import annotations
 
+from contextlib import closing
+
 from cairn.errors import IngestError
-from cairn.ingest.converters.base import MB, Converted, ConvertLimits, TextBuilder, clean_text
+from cairn.ingest.converters.base import (
+    MB,
+    Converted,
+    ConvertLimits,
+    TextBuilder,
+    clean_text,
+    unreadable,
+)
 
 
 def _mail_text(headers: list[tuple[str, str]], body: str, attachments: list[str],
@@ -46,7 +55,8 @@ class EmlConverter:
         import email.policy
         from email.message import EmailMessage
 
-        try:
+        errors = (LookupError, ValueError, TypeError, AttributeError, AssertionError, UnicodeError)
+        with unreadable("e-mail", errors):
             msg = email.message_from_bytes(data, policy=email.policy.default)
             assert isinstance(msg, EmailMessage)
             if not any(msg.get(h) for h in ("From", "To", "Subject", "Date", "Message-ID")):
@@ -60,10 +70,6 @@ class EmlConverter:
                     content = content.decode("utf-8", "replace")
                 body = _html_body(content) if part.get_content_subtype() == "html" else str(content)
             attachments = [p.get_filename() or "(unnamed)" for p in msg.iter_attachments()]
-        except IngestError:
-            raise
-        except (LookupError, ValueError, TypeError, AttributeError, AssertionError, UnicodeError) as exc:
-            raise IngestError(f"unreadable e-mail ({type(exc).__name__}: {exc})", code="corrupt") from exc
         return _mail_text(headers, body, attachments, limits)
 
 
@@ -79,7 +85,7 @@ class MsgConverter:
         from cairn.ingest.converters.legacy import open_ole
 
         ole = open_ole(data, "Outlook message")
-        try:
+        with closing(ole), unreadable("Outlook message", Exception):  # olefile's errors are not exported
             def prop(tag: str, prefix: str = "") -> str:
                 for kind, encoding in (("001F", "utf-16-le"), ("001E", "cp1252")):
                     name = f"{prefix}__substg1.0_{tag}{kind}"
@@ -108,10 +114,4 @@ class MsgConverter:
                 if len(entry) == 1 and entry[0].startswith("__attach_version1.0_"):
                     prefix = entry[0] + "/"
                     attachments.append(prop("3707", prefix) or prop("3704", prefix) or "(unnamed)")
-        except IngestError:
-            raise
-        except Exception as exc:  # olefile's errors are not exported
-            raise IngestError(f"unreadable Outlook message ({type(exc).__name__}: {exc})", code="corrupt") from exc
-        finally:
-            ole.close()
         return _mail_text(headers, body, attachments, limits)

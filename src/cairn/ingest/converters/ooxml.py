@@ -11,6 +11,7 @@ import io
 import re
 import zipfile
 from collections.abc import Iterable
+from contextlib import closing
 from typing import Any
 
 from cairn.errors import IngestError
@@ -19,11 +20,13 @@ from cairn.ingest.converters.base import (
     Converted,
     ConvertLimits,
     TextBuilder,
+    check_cells,
     check_deadline,
     check_zip,
     clean_text,
-    missing_dependency,
+    import_library,
     pipe_table,
+    unreadable,
 )
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -56,13 +59,10 @@ class DocxConverter:
     limits = ConvertLimits(max_bytes=50 * MB, seconds=60.0)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
-            import docx
-            from docx.table import Table
-        except ImportError as exc:
-            raise missing_dependency("docx", "python-docx") from exc
+        docx = import_library("docx", "python-docx")
+        from docx.table import Table
         open_ooxml(data, limits, "Word").close()
-        try:
+        with unreadable("Word file", _LIBRARY_ERRORS):
             document = docx.Document(io.BytesIO(data))
             out = TextBuilder(limits)
             title = _line(document.core_properties.title or "")
@@ -84,10 +84,6 @@ class DocxConverter:
                     out.extend([f"* {text}"])
                 else:
                     out.add(text)
-        except IngestError:
-            raise
-        except _LIBRARY_ERRORS as exc:
-            raise IngestError(f"unreadable Word file ({type(exc).__name__}: {exc})", code="corrupt") from exc
         return out.result(title or first_heading)
 
 
@@ -124,12 +120,9 @@ class PptxConverter:
     limits = ConvertLimits(max_bytes=100 * MB, seconds=60.0)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
-            import pptx
-        except ImportError as exc:
-            raise missing_dependency("pptx", "python-pptx") from exc
+        pptx = import_library("pptx", "python-pptx")
         open_ooxml(data, limits, "PowerPoint").close()
-        try:
+        with unreadable("PowerPoint file", _LIBRARY_ERRORS):
             deck = pptx.Presentation(io.BytesIO(data))
             out = TextBuilder(limits)
             title = _line(deck.core_properties.title or "")
@@ -150,10 +143,6 @@ class PptxConverter:
                     if text:
                         out.add("### Notes")
                         out.add(text)
-        except IngestError:
-            raise
-        except _LIBRARY_ERRORS as exc:
-            raise IngestError(f"unreadable PowerPoint file ({type(exc).__name__}: {exc})", code="corrupt") from exc
         return out.result(title or first_title, {"slides": len(out.pages)})
 
 
@@ -217,38 +206,23 @@ class XlsxConverter:
     limits = ConvertLimits(max_bytes=50 * MB, seconds=60.0, max_cells=2_000_000)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
-            import openpyxl
-        except ImportError as exc:
-            raise missing_dependency("openpyxl", "openpyxl") from exc
+        openpyxl = import_library("openpyxl", "openpyxl")
         open_ooxml(data, limits, "Excel").close()
-        try:
+        with unreadable("Excel file", _LIBRARY_ERRORS):
             book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-        except IngestError:
-            raise
-        except _LIBRARY_ERRORS as exc:
-            raise IngestError(f"unreadable Excel file ({type(exc).__name__}: {exc})", code="corrupt") from exc
-        try:
+        with closing(book), unreadable("Excel file", _LIBRARY_ERRORS):
             out = TextBuilder(limits)
             cells = 0
             for number, sheet in enumerate(book.worksheets, 1):
                 rows: list[list[object]] = []
                 for row in sheet.iter_rows(values_only=True):
                     cells += len(row)
-                    if cells > limits.max_cells:
-                        raise IngestError(f"spreadsheet has more than {limits.max_cells} cells", code="too_large")
+                    check_cells(cells, limits)
                     if len(rows) % 256 == 0:
                         check_deadline()
                     rows.append([_cell(v) for v in row])
-                out.page(number, f"Sheet: {sheet.title}")
-                out.add("\n".join(pipe_table(rows)))
+                out.sheet(number, sheet.title, rows)
             title = _line(book.properties.title or "") if book.properties is not None else ""
-        except IngestError:
-            raise
-        except _LIBRARY_ERRORS as exc:
-            raise IngestError(f"unreadable Excel file ({type(exc).__name__}: {exc})", code="corrupt") from exc
-        finally:
-            book.close()
         return out.result(title or None, {"sheets": len(out.pages)})
 
 

@@ -13,7 +13,7 @@ from cairn.ingest.converters.base import (
     TextBuilder,
     check_deadline,
     clean_text,
-    missing_dependency,
+    import_library,
 )
 
 
@@ -26,11 +26,8 @@ class PdfConverter:
     limits = ConvertLimits(max_bytes=100 * MB, seconds=120.0)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
-            import pypdf
-            from pypdf.errors import PdfReadError
-        except ImportError as exc:
-            raise missing_dependency("pypdf", "pypdf") from exc
+        pypdf = import_library("pypdf", "pypdf")
+        from pypdf.errors import PdfReadError
         if not data.lstrip()[:1024].startswith(b"%PDF") and b"%PDF-" not in data[:1024]:
             raise IngestError("not a PDF file (no %PDF header)", code="corrupt")
         if b"%%EOF" not in data[-4096:]:

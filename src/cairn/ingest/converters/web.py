@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
+from contextlib import closing
 from typing import Any
 from urllib.parse import unquote
 
@@ -23,6 +24,7 @@ from cairn.ingest.converters.base import (
     check_zip,
     clean_text,
     missing_dependency,
+    unreadable,
 )
 
 _DROP_TAGS = ("script", "style", "noscript", "template", "svg", "canvas", "iframe", "object",
@@ -126,12 +128,8 @@ class HtmlConverter:
     limits = ConvertLimits(max_bytes=20 * MB, seconds=30.0)
 
     def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
-        try:
+        with unreadable("HTML", (ValueError, TypeError, AttributeError, RecursionError, LookupError)):
             title, body = html_body_markdown(data, main_only=True)
-        except IngestError:
-            raise
-        except (ValueError, TypeError, AttributeError, RecursionError, LookupError) as exc:
-            raise IngestError(f"unreadable HTML ({type(exc).__name__}: {exc})", code="corrupt") from exc
         out = TextBuilder(limits)
         if title and not body.lstrip().startswith(f"# {title}"):
             out.add(f"# {title}")
@@ -155,7 +153,8 @@ class EpubConverter:
         import xml.etree.ElementTree as ET
 
         archive = check_zip(data, limits, "EPUB")
-        try:
+        errors = (KeyError, ET.ParseError, ValueError, OSError, EOFError, RecursionError)
+        with closing(archive), unreadable("EPUB", errors):
             names = set(archive.namelist())
             if "META-INF/encryption.xml" in names:
                 raise IngestError("EPUB content is encrypted (DRM)", code="encrypted")
@@ -198,10 +197,4 @@ class EpubConverter:
                 _, body = html_body_markdown(archive.read(member), main_only=False)
                 if body.strip():
                     out.add(body)
-        except IngestError:
-            raise
-        except (KeyError, ET.ParseError, ValueError, OSError, EOFError, RecursionError) as exc:
-            raise IngestError(f"unreadable EPUB ({type(exc).__name__}: {exc})", code="corrupt") from exc
-        finally:
-            archive.close()
         return out.result(title)
