@@ -1,7 +1,7 @@
 """CJK mutation harness for the claim verifier (issue 12, session 7; tuning material).
 
 Real Chinese, Japanese and Korean sentences — every line of the zh/ja/ko notes of
-``bench/verify_set`` (splits tune..test6) and the descriptions of the tldr pages in
+``bench/verify_set`` (splits tune..test8) and the descriptions of the tldr pages in
 ``bench/cjk/{zh,ja,ko}`` (written by people outside this project) — are rewritten
 mechanically, each claim verified against its source sentence alone (one evidence span):
 
@@ -43,7 +43,7 @@ from cairn.answer import Claim, EvidenceSpan, verify_claims
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "bench" / "verify_set"
 TLDR = ROOT / "bench" / "cjk"
-SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6")
+SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8")
 
 Mutation = Callable[[str, str], Iterator[str]]
 
@@ -358,6 +358,231 @@ def _half_day_wrong(lang: str, s: str) -> Iterator[str]:
     return _half_day(lang, s, wrong=True)
 
 
+# --- session 8: CJK near-verbatim by mechanism (issue 12) --------------------------------------
+#
+# Each family has a preserving generator (KEEP) and a changing one (CHANGE): era years, clock
+# hours with and without their half of the day, percentages as 割/成/퍼센트/百分之, Korean
+# weeks and metric units, Japanese "や" coordination, Korean table rows read as sentences.
+
+_ERA_BASE = {"令和": 2018, "平成": 1988}
+_YEAR_RE = re.compile(r"(?<!\d)(20[2-4]\d|19(?:89|9\d)|200\d|201\d)年")
+
+
+def _era(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Western year as its Japanese era year (2027年 = 令和9年, 2019年 = 令和元年 or
+    平成31年) and back; ``wrong``: off by one, or the other era's number."""
+    if lang != "ja":
+        return
+    for m in _YEAR_RE.finditer(s):
+        year = int(m.group(1))
+        era = "令和" if year >= 2019 else "平成"
+        n = year - _ERA_BASE[era] + (1 if wrong else 0)
+        yield s[: m.start()] + era + ("元" if n == 1 else str(n)) + "年" + s[m.end() :]
+        if wrong and era == "令和":
+            yield s[: m.start()] + "平成" + str(year - 2018) + "年" + s[m.end() :]
+        return
+    for m in re.finditer(r"(令和|平成)(元|\d{1,2})年", s):
+        n = 1 if m.group(2) == "元" else int(m.group(2))
+        year = _ERA_BASE[m.group(1)] + n + (1 if wrong else 0)
+        yield s[: m.start()] + f"{year}年" + s[m.end() :]
+        return
+
+
+def _era_wrong(lang: str, s: str) -> Iterator[str]:
+    return _era(lang, s, wrong=True)
+
+
+_HOUR_WORD = {"ja": "時", "ko": "시", "zh": "点"}
+_AM_PM = {"ja": ("午前", "午後"), "ko": ("오전 ", "오후 "), "zh": ("上午", "下午")}
+
+
+def _clock_hours(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A 24-hour clock hour said with its half of the day and back: 15時 = 午後3時,
+    7時 = 午前7時, 9時30分 = 9時半, 오후 3시 = 15시, 9시 30분 = 9시 반, 下午3点半 = 15:30;
+    ``wrong``: the other half of the day, or the next hour."""
+    word = _HOUR_WORD[lang]
+    am, pm = _AM_PM[lang]
+    if lang == "zh":
+        rx = re.compile(r"(?<![\d.:上下午])(\d{1,2})点(半|\d{1,2}分)?")
+    else:
+        rx = re.compile(r"(?<![\d.:])(\d{1,2}) ?" + word + (r"(?!간|행|각|기|점)" if lang == "ko" else r"(?![間限点期刻])")
+                        + r"( ?반(?![가-힣])|半| ?\d{1,2} ?[分분])?")
+    for m in rx.finditer(s):
+        if s[max(0, m.start() - 3) : m.start()].strip().endswith(tuple(x.strip() for x in (am, pm))):
+            continue  # already said with its half of the day
+        if lang == "zh" and not m.group(2):
+            continue  # "3点" may be three points
+        hour, rest = int(m.group(1)), m.group(2) or ""
+        if not 1 <= hour <= 23 or hour == 12:
+            continue
+        half = hour >= 12
+        said = hour % 12
+        if wrong:
+            yield s[: m.start()] + (am if half else pm) + str(said) + word + rest + s[m.end() :]
+            yield s[: m.start()] + str(hour + 1 if hour < 23 else hour - 1) + word + rest + s[m.end() :]
+        else:
+            yield s[: m.start()] + (pm if half else am) + str(said) + word + rest + s[m.end() :]
+            if rest.strip() in ("半", "반"):
+                yield s[: m.start()] + m.group(1) + word + (" 30분" if lang == "ko" else "30分") + s[m.end() :]
+            elif re.fullmatch(r" ?30 ?[分분]", rest):
+                yield s[: m.start()] + m.group(1) + word + (" 반" if lang == "ko" else "半") + s[m.end() :]
+        return
+    rx_said = re.compile("(" + am.strip() + "|" + pm.strip() + r") ?(\d{1,2}) ?" + word + ("(?!간)" if lang == "ko" else "(?!間)"))
+    for m in rx_said.finditer(s):
+        hour = int(m.group(2))
+        if not 1 <= hour <= 11:
+            continue
+        is_pm = m.group(1) == pm.strip()
+        if wrong:
+            yield s[: m.start()] + (am if is_pm else pm) + str(hour) + word + s[m.end() :]
+        else:
+            yield s[: m.start()] + str(hour + 12 if is_pm else hour) + word + s[m.end() :]
+        return
+
+
+def _clock_hours_wrong(lang: str, s: str) -> Iterator[str]:
+    return _clock_hours(lang, s, wrong=True)
+
+
+_JA_TENTHS = dict(enumerate("〇一二三四五六七八九十"))
+
+
+def _percent(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A percentage in tenths or words: 30% = 三割 = 3割 (ja), 三成 / 百分之三十 (zh),
+    30퍼센트 (ko), and back; ``wrong``: 3割 for 3%, 三割 for 40%, 30퍼센트 for 3%."""
+    for m in re.finditer(r"(?<![\d.,])(\d{1,3})%", s):
+        n = int(m.group(1))
+        head, tail = s[: m.start()], s[m.end() :]
+        if lang == "ko":
+            yield head + (f"{n + 10}퍼센트" if wrong else f"{n}퍼센트") + tail
+        elif lang == "zh":
+            if n % 10 == 0 and 10 <= n <= 90:
+                yield head + _ZH_NUMS[n // 10 + (1 if wrong else 0)] + "成" + tail
+            if not wrong:
+                yield head + "百分之" + str(n) + tail
+        elif n % 10 == 0 and 10 <= n <= 90:
+            yield head + _JA_TENTHS[n // 10 + (1 if wrong else 0)] + "割" + tail
+            yield head + str(n // 10 + (1 if wrong else 0)) + "割" + tail
+        elif wrong and n < 10:
+            yield head + f"{n}割" + tail
+        return
+    if lang == "ja":
+        for m in re.finditer(r"(?<![\d.,])(\d)割(?![合])", s):
+            n = int(m.group(1)) * 10
+            yield s[: m.start()] + (f"{n // 10}%" if wrong else f"{n}%") + s[m.end() :]
+            return
+
+
+def _percent_wrong(lang: str, s: str) -> Iterator[str]:
+    return _percent(lang, s, wrong=True)
+
+
+_KO_METRIC = {"km": "킬로미터", "m": "미터", "kg": "킬로그램", "g": "그램", "L": "리터", "ml": "밀리리터"}
+_KO_DURATION_AFTER = r"(?= ?(?:이내|동안|간|전|후|뒤|마다|이상|이하|미만|초과|안에|내에)|(?:이|가) 지나)"
+
+
+def _ko_weeks_units(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Korean days as weeks (7일 이내 = 1주 이내, 14일이 지나면 = 2주가 지나면) and metric
+    units in Hangul (10km = 10킬로미터, 2 kg = 2킬로그램); ``wrong``: 7일 as 7주, a unit in
+    Hangul for another ("10km" → "10미터")."""
+    if lang != "ko":
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+)일" + _KO_DURATION_AFTER, s):
+        n = int(m.group(1))
+        if wrong:
+            yield s[: m.start()] + f"{n}주" + s[m.end() :]
+        elif n % 7 == 0:
+            tail = s[m.end() :]
+            if tail.startswith("이 "):
+                tail = "가" + tail[1:]  # 14일이 → 2주가
+            yield s[: m.start()] + f"{n // 7}주" + tail
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+(?:\.\d+)?) ?(km|kg|ml|m|g|L)(?![A-Za-z])", s):
+        unit = m.group(2)
+        if wrong:
+            other = {"km": "미터", "m": "킬로미터", "kg": "그램", "g": "킬로그램", "L": "밀리리터", "ml": "리터"}[unit]
+            yield s[: m.start()] + m.group(1) + other + s[m.end() :]
+        else:
+            yield s[: m.start()] + m.group(1) + _KO_METRIC[unit] + s[m.end() :]
+        return
+
+
+def _ko_weeks_units_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ko_weeks_units(lang, s, wrong=True)
+
+
+def _ja_ya_swap(lang: str, s: str) -> Iterator[str]:
+    """Japanese nouns coordinated by "や" (or "と" after a topic/subject/object particle)
+    swapped: "客室や廊下で" = "廊下や客室で", "規則は本館と別館の" = "規則は別館と本館の"."""
+    if lang != "ja":
+        return
+    for m in re.finditer(r"(?<=[、。はがをにでの\s])([\u4e00-\u9fff\u30a0-\u30ff]{1,8})(や|と)"
+                         r"([\u4e00-\u9fff\u30a0-\u30ff]{1,8})(?=[はがをもにでの])", s):
+        a, conj, b = m.groups()
+        if re.match("一緒|共に|同様|同じ", b) or "以外" in a + b:
+            continue  # "保護者と一緒に" is "with", "AやB以外の" scopes B alone
+        yield s[: m.start()] + b + conj + a + s[m.end() :]
+
+
+_KO_ROW_HEAD_RE = re.compile(r"^\|(.+)\|\s*$")
+
+
+def table_rows() -> list[tuple[str, str, str, list[str], list[str]]]:
+    """(origin, lang, header line, header cells, row cells) for each CJK table row."""
+    out: list[tuple[str, str, str, list[str], list[str]]] = []
+    notes = sorted({o for o, _, _ in sources() if not o.startswith("tldr/")})
+    for note in notes:
+        lines = (SET / "notes" / note).read_text(encoding="utf-8").splitlines()
+        for i in range(len(lines) - 2):
+            if not (_KO_ROW_HEAD_RE.match(lines[i]) and re.match(r"^\|[-:| ]+\|\s*$", lines[i + 1])):
+                continue
+            head = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+            for row in lines[i + 2 :]:
+                if not _KO_ROW_HEAD_RE.match(row):
+                    break
+                cells = [c.strip() for c in row.strip().strip("|").split("|")]
+                lang = _lang(row)
+                if len(cells) == len(head) and lang is not None:
+                    out.append((note, lang, lines[i] + "\n" + lines[i + 1] + "\n" + row, head, cells))
+    return out
+
+
+def _row_sentence(lang: str, label: str, head: str, value: str) -> str | None:
+    if lang == "ko":
+        topic = "은" if _batchim(head) else "는"
+        return f"{label}의 {head}{topic} {value}이다."
+    if lang == "ja":
+        return f"{label}の{head}は{value}です。"
+    return f"{label}的{head}为{value}。"
+
+
+def table_cases() -> list[dict[str, str]]:
+    """Table rows read as sentences: each numeric cell as "<row>의 <column>은 <cell>이다."
+    (ja "<row>の<column>は<cell>です。", zh "<row>的<column>为<cell>。"), kept; the same
+    sentence with the cell of another row in that column, or of another column, changed."""
+    out: list[dict[str, str]] = []
+    rows = table_rows()
+    for origin, lang, evidence, head, cells in rows:
+        label = cells[0]
+        for k in range(1, len(cells)):
+            value = cells[k]
+            if not re.fullmatch(r"[\d,.]+ ?[^\s\d|()（）、，~～-]{1,4}", value):
+                continue  # one quantity per cell: "2시간", "10,000원", "50kW"
+            keep = _row_sentence(lang, label, head[k], value)
+            if keep:
+                out.append({"origin": origin, "lang": lang, "side": "keep", "kind": "table-row",
+                            "evidence": evidence, "claim": keep})
+            others = [c for o, _, ev, h, c in rows if o == origin and h == head and c[0] != label and c[k] != value]
+            others += [[*cells[:k], cells[j], *cells[k + 1 :]] for j in range(1, len(cells))
+                       if j != k and cells[j] != value]
+            for other in others[:2]:
+                changed = _row_sentence(lang, label, head[k], other[k])
+                if changed:
+                    out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
+                                "evidence": evidence, "claim": changed})
+    return out
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -370,6 +595,11 @@ KEEP: dict[str, Mutation] = {
     "date": _dates,
     "ko-ending": _ko_endings,
     "half-day-clock": _half_day,
+    "era": _era,
+    "clock-hours": _clock_hours,
+    "percent": _percent,
+    "ko-weeks-units": _ko_weeks_units,
+    "ja-ya-swap": _ja_ya_swap,
 }
 
 
@@ -539,6 +769,10 @@ CHANGE: dict[str, Mutation] = {
     "roles": _roles,
     "quantifier": _replacer(_QUANTIFIER),
     "half-day-wrong": _half_day_wrong,
+    "era-wrong": _era_wrong,
+    "clock-hours-wrong": _clock_hours_wrong,
+    "percent-wrong": _percent_wrong,
+    "ko-weeks-units-wrong": _ko_weeks_units_wrong,
 }
 
 
@@ -561,6 +795,9 @@ def cases(langs: set[str], kinds: set[str] | None) -> list[dict[str, str]]:
                     seen.add((s, claim))
                     out.append({"origin": origin, "lang": lang, "side": side, "kind": kind,
                                 "evidence": s, "claim": claim})
+    for case in table_cases():
+        if case["lang"] in langs and (not kinds or case["kind"] in kinds):
+            out.append(case)
     return out
 
 
