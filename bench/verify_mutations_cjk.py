@@ -116,6 +116,8 @@ def _coord_swap(lang: str, s: str) -> Iterator[str]:
     elif lang == "ja":
         for m in re.finditer(r"(?:(?<=[、。はがをにでの\s])|^)([\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9]{1,8})(と|、|および|及び)([\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9]{1,8})(?=[はがをもにの])", s):
             a, conj, b = m.groups()
+            if re.match("一緒|共に|同様|同じ", b):
+                continue  # "保護者と一緒に" is "with" (session 8)
             yield s[: m.start()] + b + conj + a + s[m.end() :]
     else:
         if re.search("주고받|교환|비교|연결|함께|같이|대화|다르|같은|같다|통신|사이", s):
@@ -403,12 +405,15 @@ def _clock_hours(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
     word = _HOUR_WORD[lang]
     am, pm = _AM_PM[lang]
     if lang == "zh":
-        rx = re.compile(r"(?<![\d.:上下午])(\d{1,2})点(半|\d{1,2}分)?")
+        rx = re.compile(r"(?<![\d.:上下午 ])(\d{1,2})点(半|\d{1,2}分)?")
     else:
         rx = re.compile(r"(?<![\d.:])(\d{1,2}) ?" + word + (r"(?!간|행|각|기|점)" if lang == "ko" else r"(?![間限点期刻])")
                         + r"( ?반(?![가-힣])|半| ?\d{1,2} ?[分분])?")
+    parts = ("午前", "午後", "오전", "오후", "上午", "下午", "夜", "朝", "晩", "夕方", "밤", "아침", "저녁", "새벽", "晚上", "早上")
+    if re.search(r"(?:夜|朝|晩|夕方|밤|아침|저녁|새벽|晚上|早上|凌晨|深夜) ?\d", s):
+        return  # a part of the day says the half already
     for m in rx.finditer(s):
-        if s[max(0, m.start() - 3) : m.start()].strip().endswith(tuple(x.strip() for x in (am, pm))):
+        if s[max(0, m.start() - 3) : m.start()].strip().endswith(parts):
             continue  # already said with its half of the day
         if lang == "zh" and not m.group(2):
             continue  # "3点" may be three points
@@ -430,12 +435,12 @@ def _clock_hours(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
     rx_said = re.compile("(" + am.strip() + "|" + pm.strip() + r") ?(\d{1,2}) ?" + word + ("(?!간)" if lang == "ko" else "(?!間)"))
     for m in rx_said.finditer(s):
         hour = int(m.group(2))
-        if not 1 <= hour <= 11:
-            continue
+        if not 1 <= hour <= 11 or re.match(r"\s*(?:至|到|~|～|-|〜|から)", s[m.end() :]):
+            continue  # a range's end keeps the half of its start
         is_pm = m.group(1) == pm.strip()
         if wrong:
             yield s[: m.start()] + (am if is_pm else pm) + str(hour) + word + s[m.end() :]
-        else:
+        elif lang != "zh":  # a bare Chinese "10点" may be ten points: no 24-hour reading
             yield s[: m.start()] + str(hour + 12 if is_pm else hour) + word + s[m.end() :]
         return
 
@@ -723,7 +728,7 @@ def _ko_days(lang: str, s: str) -> Iterator[str]:
         return
     for m in re.finditer(r"(?<![\d.,])(\d+)일", s):
         yield s[: m.start()] + m.group(1) + "시간" + s[m.end() :]
-        if not re.match(r" ?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|안에|내에)", s[m.end() :]):
+        if not re.match(r" ?(?:이내|동안|간|전|후|뒤|마다|이상|이하|미만|초과|안에|내에|연장)|[이가] (?:지나|경과)", s[m.end() :]):
             yield s[: m.start()] + str(int(m.group(1)) * 24) + "시간" + s[m.end() :]
         return
 

@@ -17,13 +17,22 @@ Only exact equivalences, applied to claim and evidence alike:
 * the Japanese polite sentence-final forms are the plain ones (します = する, できません =
   できない, です = である = だ);
 * a Korean topic or subject particle on a word is one marker (관리비는 = 관리비가;
-  은/는/이/가), the object particle one form (을/를) — the case role stays distinct.
+  은/는/이/가), the object particle one form (을/를) — the case role stays distinct;
+* session 8: a clock hour is one 24-hour time whether said with its half of the day or
+  not (午後3時 = 15時 = 15:00, 9時半 = 9:30, 오후 3시 = 15시, 下午3点半 = 15:30); a
+  percentage in tenths or words is the percentage (三割 = 3割 = 30%, 三成 = 百分之三十 =
+  30%, 30퍼센트 = 30%); Korean metric units in Hangul are the units (10킬로미터 = 10 km);
+  a Korean count of days before 뒤 or "이/가 지나" is a duration as before 후 (7일이 지나도
+  = 1주가 지나도); a Japanese era year is the Western year (令和9年 = 2027年, see
+  :func:`western_years`).
 """
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
+
+from cairn.answer.normalise import _cjk_value
 
 __all__ = ["canonical_cjk"]
 
@@ -44,7 +53,9 @@ def _han_multiplier(m: re.Match[str]) -> str:
 
 
 #: "N일" before a word that makes it a span of days, read as N天 (a duration unit).
-_KO_DAYS_RE = re.compile(r"(?<![\d.,])(\d+)일(?=\s?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|내에|안에|연장))")
+_KO_DAYS_RE = re.compile(
+    r"(?<![\d.,])(\d+)일(?=\s?(?:이내|동안|간|전|후|뒤|마다|이상|이하|미만|초과|내에|안에|연장)|[이가]\s지나|[이가]\s경과)"
+)
 
 _SENTENCE_END = r"(?=\s*[.!?。」』)\]]*\s*(?:$|\n)|[.!?。](?:\s|$))"
 _POLITE_RE = re.compile(r"([\uac00-\ud7a3])(습니다|니다|는다|다)" + _SENTENCE_END)
@@ -166,8 +177,9 @@ _ZH_AND_RE = re.compile(
 
 #: Korean "or" between two nouns (영상이나 사진을) is the enumeration comma, as 과/와 is
 #: (the particle stays on the last item); two 하-verbs joined by "or" (분실하거나 훼손한 =
-#: 훼손하거나 분실한) are written in one order. Not in words ending in 나 (하나, 누구나).
-_KO_OR_RE = re.compile(r"(?<=[가-힣])(?<![하누언어그아])(?:이나|나)(?= [가-힣])")
+#: 훼손하거나 분실한) are written in one order. Not in words ending in 나 (하나, 누구나),
+#: nor the verbs' 거나 (session 8: the sorted verb pair is read whole).
+_KO_OR_RE = re.compile(r"(?<=[가-힣])(?<![하누언어그아거])(?:이나|나)(?= [가-힣])")
 _KO_OR_VERBS_RE = re.compile(
     r"(?<![가-힣])([가-힣]{1,6})하거나 ([가-힣]{1,6}?)(한다|하는|하면|하여|한|할|해)(?=[\s.,]|$)"
 )
@@ -178,18 +190,119 @@ def _or_verbs(m: re.Match[str]) -> str:
     return f"{a}하거나 {b}{m.group(3)}"
 
 
+#: Session 8: a Japanese or Chinese count of days before 前/後/以内 (7日前 = 168時間前,
+#: 3日以内) is a duration, as 天 is; a date's day (3月7日前, 25日前後) is not.
+_HAN_DAYS_RE = re.compile(r"(?<![\d.,月])(?<!月 )(\d+)日(?=前(?!後)|後|后|以内|以上|以下|未満|内)")
+
+
+#: Session 8: a Japanese era year (令和9年, 平成31年, 令和元年) is the Western year.
+_ERA_BASE = {"令和": 2018, "平成": 1988, "昭和": 1925, "大正": 1911}
+_ERA_RE = re.compile(r"(令和|平成|昭和|大正)\s?(元|\d{1,2})\s?年")
+
+
+def western_years(text: str) -> str:
+    """``text`` with each Japanese era year as its Western year (令和9年4月1日 →
+    2027年4月1日), so that an era date is the same calendar date as its Western form.
+    Called before dates are normalised (:func:`cairn.answer.tokens.account_tokens`)."""
+    if "年" not in text:
+        return text
+    return _ERA_RE.sub(lambda m: f"{_ERA_BASE[m.group(1)] + (1 if m.group(2) == '元' else int(m.group(2)))}年", text)
+
+
+#: Session 8: "N時半" / "N点半" / "N시 반" is N:30 on the clock (a duration's half,
+#: 1時間半, is :data:`_HALF_AFTER_RE`'s).
+_CLOCK_HALF_RE = re.compile(r"(?<![\d.,:])(\d{1,2})\s?(時(?!間)|点|點|시(?!간))\s?(?:半|반(?![가-힣]))")
+#: The half of the day also said by a part of the day: 夜7時 / 저녁 7시 / 晚上7点 are
+#: 19:00, 朝7時 / 아침 7시 / 早上7点 07:00 (only hours where the part of the day is sure).
+_PART_OF_DAY_RE = re.compile(
+    r"(夕方|夜|晩|저녁|밤|晚上|傍晚|朝|아침|早上|早晨)\s?(\d{1,2})\s?(?:시(?!간)|点|點|時(?!間))(?:\s?(\d{1,2})\s?(?:분|分))?"
+)
+_PM_PARTS = frozenset(["夕方", "夜", "晩", "저녁", "밤", "晚上", "傍晚"])
+
+
+def _part_of_day(m: re.Match[str]) -> str:
+    hour, minute = int(m.group(2)), int(m.group(3) or 0)
+    pm = m.group(1) in _PM_PARTS
+    if not (5 <= hour <= 11 if pm else 4 <= hour <= 11) or minute > 59:
+        return m.group()
+    return f"{hour + (12 if pm else 0):02d}:{minute:02d}"
+
+
+#: A bare clock hour (15時, 7時30分, 15시, 9시 30분; Chinese 点 only with its minutes,
+#: "3点" may be three points) is the 24-hour time; a duration (時間, 시간) or 時限/時点
+#: is not.
+_BARE_CLOCK_RE = re.compile(
+    r"(?<![\d.,:])(\d{1,2})\s?(?:時(?![間限点期刻])|시(?![간행각기점])|(?:点|點)(?=\s?\d{1,2}\s?分))"
+    r"(?:\s?(\d{1,2})\s?(?:분|分))?"
+)
+
+
+def _bare_clock(m: re.Match[str]) -> str:
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    if hour > 24 or minute > 59:
+        return m.group()
+    return f"{hour:02d}:{minute:02d}"
+
+
+#: Session 8: percentages in tenths and words. Japanese 割 (三割 = 3割 = 30%, 3割5分 =
+#: 35%; not 割合), Chinese 成 (三成 = 30%; not 一成不变, 八成是) and 百分之 (百分之三十 =
+#: 30%), Korean 퍼센트/프로 (30퍼센트 = 30%).
+_TENTH_DIGITS = "一二三四五六七八九"
+_WARI_RE = re.compile(
+    r"(?<![\d.,〇一二三四五六七八九十百千])(\d|[一二三四五六七八九]|十)割(?:(\d|[一二三四五六七八九])分)?(?!合)"
+)
+_CHENG_RE = re.compile(r"(?<![\d.,〇一二三四五六七八九十百千])([1-9]|[一二两三四五六七八九]|十)成(?![为了功立绩本年员品型熟长就交果不是])")
+_ZH_PERCENT_RE = re.compile(r"百分之([\d.]+|[零〇一二两三四五六七八九十百]+)")
+_KO_PERCENT_RE = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s?(?:퍼센트|프로(?![가-힣]))")
+
+
+def _tenths(ch: str) -> int:
+    return 10 if ch == "十" else 2 if ch == "两" else int(ch) if ch.isdigit() else _TENTH_DIGITS.index(ch) + 1
+
+
+def _percentages(text: str) -> str:
+    if "割" in text:
+        text = _WARI_RE.sub(lambda m: f"{_tenths(m.group(1)) * 10 + (_tenths(m.group(2)) if m.group(2) else 0)}%", text)
+    if "成" in text and not _KANA.search(text) and not _HANGUL.search(text):
+        text = _CHENG_RE.sub(lambda m: f"{_tenths(m.group(1)) * 10}%", text)
+    if "百分之" in text:
+        text = _ZH_PERCENT_RE.sub(_zh_percent, text)
+    return _KO_PERCENT_RE.sub(r"\1%", text)
+
+
+def _zh_percent(m: re.Match[str]) -> str:
+    raw = m.group(1)
+    if raw[0].isdigit():
+        return raw + "%"
+    value = _cjk_value(raw)
+    return m.group() if value is None else f"{value}%"
+
+
+#: Session 8: Korean metric units in Hangul after a number are the units (10킬로미터 =
+#: 10公里 = 10 km, 2킬로그램 = 2 kg); the Han unit is the one the account reads.
+_KO_METRIC = {
+    "킬로미터": "公里", "센티미터": "厘米", "밀리미터": "毫米", "미터": "米", "킬로그램": "公斤",
+    "밀리그램": "毫克", "그램": "克", "밀리리터": "毫升", "리터": "升",
+}  # fmt: skip
+_KO_METRIC_RE = re.compile(r"(?<=\d)\s?(" + "|".join(sorted(_KO_METRIC, key=len, reverse=True)) + ")")
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, text))
+    text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
     text = _HALF_DAY_RE.sub(_clock, text)
+    text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
+    text = _percentages(text)
     if ("和" in text or "以及" in text) and not _KANA.search(text) and not _HANGUL.search(text):
         text = _ZH_AND_RE.sub("、", text)
     if _KANA.search(text):
         endings = dict(_JA_ENDINGS)
         text = _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text)
     if _HANGUL.search(text):
-        text = _KO_DAYS_RE.sub(r"\1天", text)
+        text = _KO_DAYS_RE.sub(r"\1天", _KO_METRIC_RE.sub(lambda m: _KO_METRIC[m.group(1)], text))
+        text = text.replace("天이 ", "天는 ").replace("天가 ", "天는 ")  # the one subject marker
         text = _KO_WEEKS_RE.sub(r"\1주", text)
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
@@ -197,4 +310,6 @@ def canonical_cjk(text: str) -> str:
         text = _POLITE_RE.sub(_plain_ending, text)
         text = _PARTICLE_RE.sub(_particle, text)
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
+    else:
+        text = _HAN_DAYS_RE.sub(r"\1天", text)
     return text
