@@ -570,6 +570,17 @@ def table_cases() -> list[dict[str, str]]:
     for origin, lang, evidence, head, cells in rows:
         label = cells[0]
         for k in range(1, len(cells)):
+            if lang == "ko" and head[k] in ("위치", "장소"):
+                # "<row>는 <place>에 있다" reads the place cell; another row's place is wrong.
+                topic = "은" if _batchim(label) else "는"
+                out.append({"origin": origin, "lang": lang, "side": "keep", "kind": "table-row",
+                            "evidence": evidence, "claim": f"{label}{topic} {cells[k]}에 있다."})
+                for o, _, _, h, c in rows:
+                    if o == origin and h == head and c[k] != cells[k]:
+                        out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
+                                    "evidence": evidence, "claim": f"{label}{topic} {c[k]}에 있다."})
+                        break
+        for k in range(1, len(cells)):
             value = cells[k]
             if not re.fullmatch(r"[\d,.]+ ?[^\s\d|()（）、，~～-]{1,4}", value):
                 continue  # one quantity per cell: "2시간", "10,000원", "50kW"
@@ -577,6 +588,13 @@ def table_cases() -> list[dict[str, str]]:
             if keep:
                 out.append({"origin": origin, "lang": lang, "side": "keep", "kind": "table-row",
                             "evidence": evidence, "claim": keep})
+                # the copula negated or put in the past: no longer what the row says
+                for a, b in {"ko": [("이다.", "이 아니다."), ("이다.", "이었다.")],
+                             "ja": [("です。", "ではありません。"), ("です。", "でした。")],
+                             "zh": [("为", "不为")]}[lang]:
+                    if a in keep:
+                        out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
+                                    "evidence": evidence, "claim": keep.replace(a, b, 1)})
             others = [c for o, _, ev, h, c in rows if o == origin and h == head and c[0] != label and c[k] != value]
             others += [[*cells[:k], cells[j], *cells[k + 1 :]] for j in range(1, len(cells))
                        if j != k and cells[j] != value]
@@ -586,6 +604,139 @@ def table_cases() -> list[dict[str, str]]:
                     out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
                                 "evidence": evidence, "claim": changed})
     return out
+
+
+#: Two Korean clauses, each with its own subject, joined by "-하고" and sharing the final
+#: predicate's tense: "A가 X하고 B가 Y하였다" = "B가 Y하고 A가 X하였다".
+_KO_TWO_CLAUSES_RE = re.compile(
+    r"^(?P<topic>(?:(?:이|그|본|각) )?(?:[가-힣A-Za-z0-9]+[은는] )?)(?P<s1>[^,.]*?[가-힣](?:이|가)) (?P<v1>[가-힣]{1,6})하고 "
+    r"(?P<s2>[^,.]*?[가-힣](?:이|가)) (?P<v2>[가-힣]{1,6})(?P<end>하였다|했다|한다|합니다|하였습니다|했습니다)\.$"
+)
+
+
+def _ko_clauses(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """The two subject-verb clauses of a "-하고" sentence swapped (``wrong``: their verbs
+    swapped, so each subject does the other's act)."""
+    if lang != "ko":
+        return
+    m = _KO_TWO_CLAUSES_RE.match(s)
+    if not m or m["v1"] == m["v2"]:
+        return
+    if wrong:
+        yield f"{m['topic']}{m['s1']} {m['v2']}하고 {m['s2']} {m['v1']}{m['end']}."
+    else:
+        yield f"{m['topic']}{m['s2']} {m['v2']}하고 {m['s1']} {m['v1']}{m['end']}."
+
+
+def _ko_clauses_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ko_clauses(lang, s, wrong=True)
+
+
+_TO_FULL = {chr(c): chr(c + 0xFEE0) for c in range(0x30, 0x3A)} | {"%": "％"}
+
+
+def _full_width(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Digits and % in their full-width forms (30% = ３０％); ``wrong``: one digit changed."""
+    if lang == "ko" or not re.search(r"\d", s):
+        return
+    if wrong:
+        m = re.search(r"\d", s)
+        if m:
+            yield s[: m.start()] + chr(0xFF10 + (int(m.group()) + 1) % 10) + s[m.end() :]
+        return
+    yield "".join(_TO_FULL.get(ch, ch) for ch in s)
+
+
+def _full_width_wrong(lang: str, s: str) -> Iterator[str]:
+    return _full_width(lang, s, wrong=True)
+
+
+_MINUTE = {"ko": ("시간", "분", " "), "ja": ("時間", "分", ""), "zh": ("小时", "分钟", "")}
+
+
+def _compound_duration(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Minutes over an hour as hours and minutes (90분 = 1시간 30분, 100分 = 1時間40分);
+    ``wrong``: ten minutes fewer."""
+    hour, minute, gap = _MINUTE[lang]
+    for m in re.finditer(r"(?<![\d.,])(\d+)" + minute + ("(?![의기])" if lang == "ko" else "(?![の間])"), s):
+        n = int(m.group(1))
+        if n > 60 and n % 60 and not re.match(r"\s?\d", s[m.end() :]):
+            mins = n % 60 - (10 if wrong else 0)
+            if mins > 0:
+                yield s[: m.start()] + f"{n // 60}{hour}{gap}{mins}{minute}" + s[m.end() :]
+        return
+
+
+def _compound_duration_wrong(lang: str, s: str) -> Iterator[str]:
+    return _compound_duration(lang, s, wrong=True)
+
+
+def _dotted_dates(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A date written with dots (2027. 3. 1. in Korean, 2027.03.01 in Chinese/Japanese);
+    ``wrong``: the next day."""
+    rx = r"(\d{4}) ?[年년] ?(\d{1,2}) ?[月월] ?(\d{1,2}) ?[日일号]|(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)"
+    for m in re.finditer(rx, s):
+        y, mo, d = (int(g) for g in (m.groups()[:3] if m.group(1) else m.groups()[3:]))
+        d += 1 if wrong else 0
+        if d > 28:
+            return
+        text = f"{y}. {mo}. {d}" if lang == "ko" else f"{y}.{mo:02d}.{d:02d}"
+        if lang == "ko" and not s[m.end() :].startswith("."):
+            text += "."
+        yield s[: m.start()] + text + s[m.end() :]
+        return
+
+
+def _dotted_dates_wrong(lang: str, s: str) -> Iterator[str]:
+    return _dotted_dates(lang, s, wrong=True)
+
+
+_JA_MASU = (("める。", "めます。"), ("れる。", "れます。"), ("ける。", "けます。"), ("える。", "えます。"),
+            ("べる。", "べます。"), ("ある。", "あります。"), ("なる。", "なります。"), ("う。", "います。"),
+            ("く。", "きます。"), ("む。", "みます。"), ("ている。", "ています。"), ("つ。", "ちます。"))
+
+
+def _ja_masu(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Any verb's plain and polite sentence-final forms (定める = 定めます, ある = あります,
+    使う = 使います, している = しています); ``wrong``: the polite form negated or past."""
+    if lang != "ja":
+        return
+    for plain, polite in _JA_MASU:
+        for a, b in ((plain, polite), (polite, plain)):
+            if s.endswith(a) and not s.endswith(("する。", "します。", "できる。", "できます。")):
+                if wrong:
+                    stem = s[: -len(a)] + polite[:-3]
+                    yield stem + "ません。"
+                    yield stem + "ました。"
+                else:
+                    yield s[: -len(a)] + b
+                return
+
+
+def _ja_masu_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_masu(lang, s, wrong=True)
+
+
+def _zh_clock(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Chinese 24-hour time with 时 (15:30 = 15时30分 = 下午3时30分); ``wrong``: 上午."""
+    if lang != "zh":
+        return
+    m = _CLOCK_RE.search(s)
+    if not m or re.search(r"[-~–〜～至到]\s*$", s[: m.start()]) or re.match(r"\s*[-~–〜～至到]", s[m.end() :]):
+        return
+    hour, minute = int(m.group(1)), int(m.group(2))
+    mins = f"{minute}分" if minute else ""
+    if wrong:
+        if 13 <= hour <= 23:
+            yield s[: m.start()] + f"上午{hour - 12}时{mins}" + s[m.end() :]
+        return
+    yield s[: m.start()] + f"{hour}时{mins}" + s[m.end() :]
+    if 13 <= hour <= 23:
+        yield s[: m.start()] + f"下午{hour - 12}时{mins}" + s[m.end() :]
+
+
+def _zh_clock_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_clock(lang, s, wrong=True)
 
 
 KEEP: dict[str, Mutation] = {
@@ -605,6 +756,12 @@ KEEP: dict[str, Mutation] = {
     "percent": _percent,
     "ko-weeks-units": _ko_weeks_units,
     "ja-ya-swap": _ja_ya_swap,
+    "ko-clauses": _ko_clauses,
+    "full-width": _full_width,
+    "compound-duration": _compound_duration,
+    "dotted-date": _dotted_dates,
+    "ja-masu": _ja_masu,
+    "zh-clock": _zh_clock,
 }
 
 
@@ -778,6 +935,12 @@ CHANGE: dict[str, Mutation] = {
     "clock-hours-wrong": _clock_hours_wrong,
     "percent-wrong": _percent_wrong,
     "ko-weeks-units-wrong": _ko_weeks_units_wrong,
+    "ko-clauses-wrong": _ko_clauses_wrong,
+    "full-width-wrong": _full_width_wrong,
+    "compound-duration-wrong": _compound_duration_wrong,
+    "dotted-date-wrong": _dotted_dates_wrong,
+    "ja-masu-wrong": _ja_masu_wrong,
+    "zh-clock-wrong": _zh_clock_wrong,
 }
 
 

@@ -127,6 +127,26 @@ _JA_ENDING_RE = re.compile(
 )
 _KANA = re.compile("[\u3041-\u30ff]")
 
+#: Session 8: the sentence-final polite form of any verb is its plain form: an e-row
+#: stem or a kanji stem takes る (定めます = 定める, 見ます = 見る), an i-row stem the
+#: u-row (あります = ある, なります = なる, 使います = 使う; しています = している);
+#: ません is ない on the a-row (使いません = 使わない; ありません is :data:`_JA_ENDINGS`'s).
+#: A verb read into the wrong class becomes no verb at all, never another one.
+_I_TO_U = dict(zip("きぎちにびみりい", "くぐつぬぶむるう", strict=True))
+_I_TO_A = dict(zip("きぎちにびみりい", "かがたなばまらわ", strict=True))
+_E_ROW = "えけげせぜてでねへべぺめれ"
+_JA_MASU_RE = re.compile(
+    "([" + _E_ROW + "\u4e00-\u9fff]|[きぎちにびみりい])(ます|ません)(?=[。．.!！?？」』）)]*\\s*$|[。．!！?？])", re.MULTILINE
+)
+
+
+def _plain_verb(m: re.Match[str]) -> str:
+    stem, polite = m.group(1), m.group(2)
+    before = m.string[m.start() - 1] if m.start() else ""
+    if stem in _I_TO_U and not (stem == "い" and before in "てで"):  # している is いる
+        return _I_TO_U[stem] if polite == "ます" else _I_TO_A[stem] + "ない"
+    return stem + ("る" if polite == "ます" else "ない")
+
 
 #: Spelling variants of one word (longest first): 必须 = 须, 可以 = 可, 每个月 = 每月,
 #: 星期三 = 周三, 하여야 = 해야, 매달 = 매월, 又は = または, 出来る = できる.
@@ -148,7 +168,7 @@ _KO_YEARS_RE = re.compile(r"(?<![\d.,])(\d{1,2}(?:\.\d+)?)년(?!\s?\d+\s?월)")
 #: A clock time said with its half of the day (오후 4시, 下午4点, 午後4時30分) is the 24-hour
 #: time (16:00, 16:30); a duration (4時間, 4시간) is not a clock time.
 _HALF_DAY_RE = re.compile(
-    r"(오전|오후|上午|下午|午前|午後)\s?(\d{1,2})\s?(?:시(?!간)|点|點|時(?!間))(?:\s?(\d{1,2})\s?(?:분|分))?"
+    r"(오전|오후|上午|下午|午前|午後)\s?(\d{1,2})\s?(?:시(?!간)|点|點|時(?!間)|时(?!间))(?:\s?(\d{1,2})\s?(?:분|分))?"
 )
 
 
@@ -200,13 +220,31 @@ _ERA_BASE = {"令和": 2018, "平成": 1988, "昭和": 1925, "大正": 1911}
 _ERA_RE = re.compile(r"(令和|平成|昭和|大正)\s?(元|\d{1,2})\s?年")
 
 
+#: Full-width digits, Latin letters and the percent sign (３０％, ＰＣ) are their ASCII
+#: forms; a full-width point between digits (３．５) the decimal point.
+_FULL_WIDTH = {c: chr(c - 0xFEE0) for c in (*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B), 0xFF05)}
+_FULL_POINT_RE = re.compile(r"(?<=\d)．(?=\d)")
+#: A dotted date in CJK text (2027. 3. 1., 2027.03.01) is the date: 2027年3月1日.
+_DOTTED_DATE_RE = re.compile(r"(?<![\d.])((?:19|20)\d\d)\.\s?(\d{1,2})\.\s?(\d{1,2})(?:\.(?!\d))?(?![\d.])")
+
+
+def _dotted_date(m: re.Match[str]) -> str:
+    month, day = int(m.group(2)), int(m.group(3))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return m.group()
+    return f"{m.group(1)}年{month}月{day}日"
+
+
 def western_years(text: str) -> str:
-    """``text`` with each Japanese era year as its Western year (令和9年4月1日 →
-    2027年4月1日), so that an era date is the same calendar date as its Western form.
-    Called before dates are normalised (:func:`cairn.answer.tokens.account_tokens`)."""
-    if "年" not in text:
-        return text
-    return _ERA_RE.sub(lambda m: f"{_ERA_BASE[m.group(1)] + (1 if m.group(2) == '元' else int(m.group(2)))}年", text)
+    """``text`` (CJK) with full-width digits and signs in ASCII, each Japanese era year as
+    its Western year (令和9年4月1日 → 2027年4月1日) and each dotted date in the native
+    form (2027. 3. 1. → 2027年3月1日), so that these dates are the same calendar date as
+    their other forms. Called before dates are normalised
+    (:func:`cairn.answer.tokens.account_tokens`)."""
+    text = _FULL_POINT_RE.sub(".", text.translate(_FULL_WIDTH))
+    if "年" in text:
+        text = _ERA_RE.sub(lambda m: f"{_ERA_BASE[m.group(1)] + (1 if m.group(2) == '元' else int(m.group(2)))}年", text)
+    return _DOTTED_DATE_RE.sub(_dotted_date, text) if "." in text else text
 
 
 #: Session 8: "N時半" / "N点半" / "N시 반" is N:30 on the clock (a duration's half,
@@ -228,11 +266,11 @@ def _part_of_day(m: re.Match[str]) -> str:
     return f"{hour + (12 if pm else 0):02d}:{minute:02d}"
 
 
-#: A bare clock hour (15時, 7時30分, 15시, 9시 30분; Chinese 点 only with its minutes,
+#: A bare clock hour (15時, 15时, 7時30分, 15시, 9시 30분; Chinese 点 only with its minutes,
 #: "3点" may be three points) is the 24-hour time; a duration (時間, 시간) or 時限/時点
 #: is not.
 _BARE_CLOCK_RE = re.compile(
-    r"(?<![\d.,:])(\d{1,2})\s?(?:時(?![間限点期刻])|시(?![간행각기점])|(?:点|點)(?=\s?\d{1,2}\s?分))"
+    r"(?<![\d.,:])(\d{1,2})\s?(?:時(?![間限点期刻])|时(?![间候期段限刻代效长])|시(?![간행각기점])|(?:点|點)(?=\s?\d{1,2}\s?分))"
     r"(?:\s?(\d{1,2})\s?(?:분|分))?"
 )
 
@@ -287,6 +325,22 @@ _KO_METRIC = {
 _KO_METRIC_RE = re.compile(r"(?<=\d)\s?(" + "|".join(sorted(_KO_METRIC, key=len, reverse=True)) + ")")
 
 
+#: Session 8: a Korean sentence of two clauses, each with its own subject, joined by a
+#: 하-verb's "-하고" ("A가 승인하고 B가 작성했다"): the first clause takes the final
+#: predicate's tense and ends as a clause of its own ("A가 승인했다，B가 작성했다"), so the
+#: clauses may come in either order but each keeps its subject and verb
+#: (:mod:`cairn.answer.cjk_order`). One subject doing two acts in sequence ("확인하고
+#: 제출한다") has no second subject and stays one clause.
+_KO_CLAUSES_RE = re.compile(
+    r"(?P<c1>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})하고 (?P<c2>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})"
+    r"(?P<end>했다|하다)" + _SENTENCE_END
+)
+
+
+def _ko_clauses(text: str) -> str:
+    return _KO_CLAUSES_RE.sub(lambda m: f"{m['c1']}{m['end']}，{m['c2']}{m['end']}", text)
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
@@ -299,7 +353,7 @@ def canonical_cjk(text: str) -> str:
         text = _ZH_AND_RE.sub("、", text)
     if _KANA.search(text):
         endings = dict(_JA_ENDINGS)
-        text = _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text)
+        text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))
     if _HANGUL.search(text):
         text = _KO_DAYS_RE.sub(r"\1天", _KO_METRIC_RE.sub(lambda m: _KO_METRIC[m.group(1)], text))
         text = text.replace("天이 ", "天는 ").replace("天가 ", "天는 ")  # the one subject marker
@@ -307,7 +361,7 @@ def canonical_cjk(text: str) -> str:
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
         text = _KO_COUNT_RE.sub(r"\1번", text)
-        text = _POLITE_RE.sub(_plain_ending, text)
+        text = _ko_clauses(_POLITE_RE.sub(_plain_ending, text))
         text = _PARTICLE_RE.sub(_particle, text)
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
     else:

@@ -61,6 +61,10 @@ _CJK_THIS_PRODUCT_RE = re.compile(r"^\s*(?:本产品|本產品|该产品|本机|
 #: 이다/입니다/이며 after a value. Tense and negation stay (이었다, 아니다 are kept).
 _KO_ROW_PARTICLE_RE = re.compile(r"(?<=[가-힣])(은|는|이|가|의)(?=\s)")
 _KO_ROW_COPULA_RE = re.compile(r"(?<=[\d%A-Za-z가-힣)])\s?(?:이다|입니다|이며|이고)(?=[\s.,。]|$)")
+#: "…에 있다/있으며" (is at) reads the location (위치) column, as "at"/"in" is glue in English; the
+#: Japanese range end "まで" after "から" ("6時から23時まで" for the cell "6時から23時").
+_KO_ROW_AT_RE = re.compile(r"(?<=[가-힣\d])에 있(?:으며|고|다|습니다)(?=[\s.,]|$)")
+_JA_ROW_UNTIL_RE = re.compile(r"(から[^、。から]{1,12}?)まで")
 
 
 def _ko_row_particle(m: re.Match[str]) -> str:
@@ -74,10 +78,14 @@ def _ko_row_particle(m: re.Match[str]) -> str:
 
 def table_claim(claim_text: str) -> str:
     """The claim as a table row reads it: without a CJK "this product" subject, and
-    without the Korean particles and copula of a row reading."""
+    without the Korean particles, copula and "에 있다" or the Japanese range end "まで"
+    of a row reading."""
     text = _CJK_THIS_PRODUCT_RE.sub("", claim_text, count=1)
     if re.search("[가-힣]", text):
+        text = _KO_ROW_AT_RE.sub(" 위치", text)  # "is at" names the location column
         text = _KO_ROW_COPULA_RE.sub("", _KO_ROW_PARTICLE_RE.sub(_ko_row_particle, text))
+    elif "まで" in text:
+        text = _JA_ROW_UNTIL_RE.sub(r"\1", text)
     return text
 
 

@@ -404,7 +404,7 @@ def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
     # The last quantity when it ends where this piece starts: (dim, unit factor, total).
     last: tuple[str, Fraction, Fraction] | None = None
     for m in _CJK_SPLIT_RE.finditer(text):
-        if m.start() != pos:
+        if text[pos : m.start()].strip():  # "1시간 30분" is one value, as "1時間30分" is
             last = None
         _cjk_plain(text[pos : m.start()], out)
         piece = m.group()
