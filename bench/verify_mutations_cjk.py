@@ -739,6 +739,53 @@ def _zh_clock_wrong(lang: str, s: str) -> Iterator[str]:
     return _zh_clock(lang, s, wrong=True)
 
 
+_RANGE_WORDS = {"ko": ("부터 ", "까지"), "ja": ("から", "まで"), "zh": ("至", "")}
+_CLOCK_PAIR_RE = re.compile(r"(?<![\d:])(\d{1,2}:\d{2}) ?[~〜～\-–] ?(\d{1,2}:\d{2})(?![\d:])")
+
+
+def _clock_range(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A clock range with its words (09:00~18:00 = 09:00부터 18:00까지 = 9:00から18:00まで
+    = 9:00至18:00) and back; ``wrong``: the ends swapped, or the end moved an hour."""
+    start, end = _RANGE_WORDS[lang]
+    m = _CLOCK_PAIR_RE.search(s)
+    if m:
+        a, b = m.groups()
+        if wrong:
+            yield s[: m.start()] + f"{b}{start}{a}{end}" + s[m.end() :]
+            h, mm = b.split(":")
+            yield s[: m.start()] + f"{a}{start}{(int(h) + 1) % 24:02d}:{mm}{end}" + s[m.end() :]
+        else:
+            yield s[: m.start()] + f"{a}{start}{b}{end}" + s[m.end() :]
+        return
+    rx = re.compile(r"(\d{1,2}:\d{2}) ?" + re.escape(start.strip()) + r" ?(\d{1,2}:\d{2})" + re.escape(end))
+    m = rx.search(s)
+    if m:
+        a, b = m.group(1), m.group(2)
+        yield s[: m.start()] + (f"{b}~{a}" if wrong else f"{a}~{b}") + s[m.end() :]
+
+
+def _clock_range_wrong(lang: str, s: str) -> Iterator[str]:
+    return _clock_range(lang, s, wrong=True)
+
+
+def _man_cheon(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A count in 万/만 and 千/천 (12,000円 = 1万2千円, 12,000원 = 1만 2천 원); ``wrong``:
+    the thousands changed."""
+    for m in re.finditer(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d{4,7})(?=\s?(?:元|円|원))", s):
+        v = int(m.group(1).replace(",", ""))
+        man, cheon = v // 10000, (v // 1000) % 10
+        if v % 1000 or man == 0 or cheon == 0:
+            continue
+        cheon += 1 if wrong and cheon < 9 else -1 if wrong else 0
+        text = f"{man}만 {cheon}천 " if lang == "ko" else f"{man}万{cheon}千"
+        yield s[: m.start()] + text + s[m.end() :].lstrip()
+        return
+
+
+def _man_cheon_wrong(lang: str, s: str) -> Iterator[str]:
+    return _man_cheon(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -762,6 +809,8 @@ KEEP: dict[str, Mutation] = {
     "dotted-date": _dotted_dates,
     "ja-masu": _ja_masu,
     "zh-clock": _zh_clock,
+    "clock-range": _clock_range,
+    "man-cheon": _man_cheon,
 }
 
 
@@ -941,6 +990,8 @@ CHANGE: dict[str, Mutation] = {
     "dotted-date-wrong": _dotted_dates_wrong,
     "ja-masu-wrong": _ja_masu_wrong,
     "zh-clock-wrong": _zh_clock_wrong,
+    "clock-range-wrong": _clock_range_wrong,
+    "man-cheon-wrong": _man_cheon_wrong,
 }
 
 

@@ -341,13 +341,39 @@ def _ko_clauses(text: str) -> str:
     return _KO_CLAUSES_RE.sub(lambda m: f"{m['c1']}{m['end']}，{m['c2']}{m['end']}", text)
 
 
+#: Session 8: a range of clock times said with its words is the range mark: "09:00부터
+#: 18:00까지" = "9時から18時まで" = "9点至18点" (once clocks are read) = "09:00~18:00"
+#: (not "까지는"/"までに", a deadline).
+_CLOCK = r"\d{1,2}:\d{2}"
+_CLOCK_RANGE_RE = re.compile(
+    rf"(?:从\s?)?({_CLOCK})\s?(?:부터|から|至|到|起至)\s?({_CLOCK})(?:\s?(?:까지(?!는)|まで(?!に)))?"
+    rf"|({_CLOCK})\s?[~〜～\-–]\s?({_CLOCK})"
+)
+
+
+def _clock_range(m: re.Match[str]) -> str:
+    a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return f"{a}~{b}"
+
+
+#: Session 8: a count in 万 and 千 (1万2千円, 1만 2천 원) is one number: 12000.
+_MAN_CHEON_RE = re.compile(
+    r"(?<![\d.,])(\d+)\s?(万|萬|만)\s?(\d)\s?(千|천)(?:\s?(\d)\s?(?:百|백))?(?=\s?[元円원人名명个次件台대位张份本册개])"
+)
+
+
+def _man_cheon(m: re.Match[str]) -> str:
+    return str(int(m.group(1)) * 10000 + int(m.group(3)) * 1000 + int(m.group(5) or 0) * 100)
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
-    text = _halves(_HAN_MULT_RE.sub(_han_multiplier, text))
+    text = _halves(_HAN_MULT_RE.sub(_han_multiplier, _MAN_CHEON_RE.sub(_man_cheon, text)))
     text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
     text = _HALF_DAY_RE.sub(_clock, text)
     text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
+    text = _CLOCK_RANGE_RE.sub(_clock_range, text)
     text = _percentages(text)
     if ("和" in text or "以及" in text) and not _KANA.search(text) and not _HANGUL.search(text):
         text = _ZH_AND_RE.sub("、", text)
