@@ -18,6 +18,15 @@ mechanically, each claim verified against its source sentence alone (one evidenc
   (每天/每周/每月/每年, 毎日/毎週/毎月/毎年, 매일/매주/매월/매년); roles swapped around
   由 / が..を / 가..를; quantifier bounds (至少 ↔ 最多, 以上 ↔ 以下, 이상 ↔ 이하).
 
+Session 8 families, each with a preserving and a changing generator: era years (2027年 =
+令和9年), clock hours with and without their half of the day (15時 = 午後3時, 9時半),
+Chinese 时 clocks, clock ranges (09:00~18:00 = 09:00부터 18:00까지), percentages (30% =
+三割 = 三成 = 百分之30 = 30퍼센트), Korean weeks and Hangul metric units, hour+minute
+compounds, 万/만 with 千/천, full-width digits, dotted dates, Japanese や coordination and
+polite verb forms, Korean "-하고" clauses with their own subjects, and CJK table rows read
+as sentences (``table_cases``: a numeric cell as "<row>의 <column>은 <cell>이다."; changed:
+another row's or column's cell, the copula negated or past).
+
 Printed: per language and mutation, n and the verdicts; headline: support rate on the
 keep side, keep claims marked contradicted (goal 0), false supports on the change side
 (goal 0).
