@@ -795,6 +795,43 @@ def _man_cheon_wrong(lang: str, s: str) -> Iterator[str]:
     return _man_cheon(lang, s, wrong=True)
 
 
+def _half_day_digital(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A 24-hour time as a digital clock with its half of the day (17:30 = 下午5:30 =
+    오후 5:30 = 午後5:30); ``wrong``: the other half."""
+    m = _CLOCK_RE.search(s)
+    if not m:
+        return
+    hour, minute = int(m.group(1)), m.group(2)
+    if hour in (0, 12):
+        return
+    am, pm = _AM_PM[lang]
+    half = (hour >= 12) != wrong
+    yield s[: m.start()] + (pm if half else am) + f"{hour % 12}:{minute}" + s[m.end() :]
+
+
+def _half_day_digital_wrong(lang: str, s: str) -> Iterator[str]:
+    return _half_day_digital(lang, s, wrong=True)
+
+
+_SPAN = {"ko": ("일간", "시간", 24), "ja": ("年間", "か月", 12), "zh": ("", "", 0)}
+
+
+def _period_span(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A counted period with its "for" (3일간 = 72시간, 2年間 = 24か月) read as the
+    period; ``wrong``: one unit more."""
+    suffix, unit, factor = _SPAN[lang]
+    if not suffix:
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+)" + suffix, s):
+        n = int(m.group(1)) * factor + (factor if wrong else 0)
+        yield s[: m.start()] + f"{n}{unit}" + s[m.end() :]
+        return
+
+
+def _period_span_wrong(lang: str, s: str) -> Iterator[str]:
+    return _period_span(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -820,6 +857,8 @@ KEEP: dict[str, Mutation] = {
     "zh-clock": _zh_clock,
     "clock-range": _clock_range,
     "man-cheon": _man_cheon,
+    "half-day-digital": _half_day_digital,
+    "period-span": _period_span,
 }
 
 
@@ -1001,6 +1040,8 @@ CHANGE: dict[str, Mutation] = {
     "zh-clock-wrong": _zh_clock_wrong,
     "clock-range-wrong": _clock_range_wrong,
     "man-cheon-wrong": _man_cheon_wrong,
+    "half-day-digital-wrong": _half_day_digital_wrong,
+    "period-span-wrong": _period_span_wrong,
 }
 
 

@@ -157,6 +157,7 @@ _VARIANTS = (
     ("하였", "했"), ("하여", "해"), ("되었", "됐"), ("되어", "돼"), ("매달", "매월"), ("매해", "매년"),
     ("又は", "または"), ("若しくは", "もしくは"), ("出来る", "できる"), ("出来な", "できな"),
     ("出来ま", "できま"), ("出来た", "できた"), ("下さい", "ください"),
+    ("曜日", "曜"), ("ヵ月", "か月"), ("ケ月", "か月"), ("箇月", "か月"),
 )  # fmt: skip
 _VARIANT_RE = re.compile("|".join(a for a, _ in _VARIANTS))
 _VARIANT_OF = dict(_VARIANTS)
@@ -169,14 +170,16 @@ _KO_YEARS_RE = re.compile(r"(?<![\d.,])(\d{1,2}(?:\.\d+)?)년(?!\s?\d+\s?월)")
 #: time (16:00, 16:30); a duration (4時間, 4시간) is not a clock time.
 _HALF_DAY_RE = re.compile(
     r"(오전|오후|上午|下午|午前|午後)\s?(\d{1,2})\s?(?:시(?!간)|点|點|時(?!間)|时(?!间))(?:\s?(\d{1,2})\s?(?:분|分))?"
+    r"|(오전|오후|上午|下午|午前|午後)\s?(\d{1,2}):(\d{2})(?![\d:])"  # 下午5:30 = 17:30 (session 8)
 )
 
 
 def _clock(m: re.Match[str]) -> str:
-    hour, minute = int(m.group(2)), int(m.group(3) or 0)
+    half, hour_s, minute_s = (m.group(1), m.group(2), m.group(3)) if m.group(1) else m.group(4, 5, 6)
+    hour, minute = int(hour_s), int(minute_s or 0)
     if hour > 12 or minute > 59:
         return m.group()
-    hour = hour % 12 + (12 if m.group(1) in ("오후", "下午", "午後") else 0)
+    hour = hour % 12 + (12 if half in ("오후", "下午", "午後") else 0)
     return f"{hour:02d}:{minute:02d}"
 
 
@@ -252,25 +255,35 @@ def western_years(text: str) -> str:
 _CLOCK_HALF_RE = re.compile(r"(?<![\d.,:])(\d{1,2})\s?(時(?!間)|点|點|시(?!간))\s?(?:半|반(?![가-힣]))")
 #: The half of the day also said by a part of the day: 夜7時 / 저녁 7시 / 晚上7点 are
 #: 19:00, 朝7時 / 아침 7시 / 早上7点 07:00 (only hours where the part of the day is sure).
+_PARTS = "夕方|夜|晩|저녁|밤|晚上|傍晚|朝|아침|早上|早晨|凌晨|새벽|深夜|未明"
 _PART_OF_DAY_RE = re.compile(
-    r"(夕方|夜|晩|저녁|밤|晚上|傍晚|朝|아침|早上|早晨)\s?(\d{1,2})\s?(?:시(?!간)|点|點|時(?!間))(?:\s?(\d{1,2})\s?(?:분|分))?"
+    rf"({_PARTS})\s?(\d{{1,2}})\s?(?:시(?!간)|点|點|時(?!間)|时(?!间))(?:\s?(\d{{1,2}})\s?(?:분|分))?"
+    rf"|({_PARTS})\s?(\d{{1,2}}):(\d{{2}})(?![\d:])"
 )
 _PM_PARTS = frozenset(["夕方", "夜", "晩", "저녁", "밤", "晚上", "傍晚"])
+_SMALL_HOURS = frozenset(["凌晨", "새벽", "深夜", "未明"])  # 0-5 o'clock only
 
 
 def _part_of_day(m: re.Match[str]) -> str:
-    hour, minute = int(m.group(2)), int(m.group(3) or 0)
-    pm = m.group(1) in _PM_PARTS
-    if not (5 <= hour <= 11 if pm else 4 <= hour <= 11) or minute > 59:
+    part, hour_s, minute_s = (m.group(1), m.group(2), m.group(3)) if m.group(1) else m.group(4, 5, 6)
+    hour, minute = int(hour_s), int(minute_s or 0)
+    pm = part in _PM_PARTS
+    if part in _SMALL_HOURS:
+        sure = 0 <= hour <= 5
+    else:
+        sure = 5 <= hour <= 11 if pm else 4 <= hour <= 11
+    if not sure or minute > 59:
         return m.group()
     return f"{hour + (12 if pm else 0):02d}:{minute:02d}"
 
 
-#: A bare clock hour (15時, 15时, 7時30分, 15시, 9시 30분; Chinese 点 only with its minutes,
-#: "3点" may be three points) is the 24-hour time; a duration (時間, 시간) or 時限/時点
-#: is not.
+#: A bare clock hour (15時, 15时, 7時30分, 15시, 9시 30분; Chinese 点 only with its minutes
+#: or as a range's or a time's end, 9点至18点, 8点前: "3点" may be three points) is the
+#: 24-hour time; a duration (時間, 시간) or 時限/時点 is not.
 _BARE_CLOCK_RE = re.compile(
-    r"(?<![\d.,:])(\d{1,2})\s?(?:時(?![間限点期刻])|时(?![间候期段限刻代效长])|시(?![간행각기점])|(?:点|點)(?=\s?\d{1,2}\s?分))"
+    r"(?<![\d.,:])(\d{1,2})\s?(?:時(?![間限点期刻])|时(?![间候期段限刻代效长])|시(?![간행각기점])"
+    r"|(?:点|點)(?=\s?\d{1,2}\s?分|\s?(?:至(?!关)|到|前|后|以前|以后|起|开始|整))"
+    r"|(?:(?<=[至到]\d)|(?<=[至到]\d\d)|(?<=次日\d)|(?<=次日\d\d))(?:点|點))"
     r"(?:\s?(\d{1,2})\s?(?:분|分))?"
 )
 
@@ -366,6 +379,12 @@ def _man_cheon(m: re.Match[str]) -> str:
     return str(int(m.group(1)) * 10000 + int(m.group(3)) * 1000 + int(m.group(5) or 0) * 100)
 
 
+#: Session 8: "for" of a counted period is the period (1年間 = 1年, 3か月間 = 3か月,
+#: 3일간 = 3일, 2년간 = 2년); 週間/日間 are units already.
+_PERIOD_SPAN_RE = re.compile(r"(?<=[\d一二三四五六七八九十百两])(年|か月|ヶ月|カ月)間(?!隔)")
+_KO_PERIOD_SPAN_RE = re.compile(r"(?<=\d)(天|년|개월|주)간(?!격)")  # after 일 is read as 天
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
@@ -374,7 +393,7 @@ def canonical_cjk(text: str) -> str:
     text = _HALF_DAY_RE.sub(_clock, text)
     text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
     text = _CLOCK_RANGE_RE.sub(_clock_range, text)
-    text = _percentages(text)
+    text = _PERIOD_SPAN_RE.sub(r"\1", _percentages(text))
     if ("和" in text or "以及" in text) and not _KANA.search(text) and not _HANGUL.search(text):
         text = _ZH_AND_RE.sub("、", text)
     if _KANA.search(text):
@@ -382,7 +401,7 @@ def canonical_cjk(text: str) -> str:
         text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))
     if _HANGUL.search(text):
         text = _KO_DAYS_RE.sub(r"\1天", _KO_METRIC_RE.sub(lambda m: _KO_METRIC[m.group(1)], text))
-        text = text.replace("天이 ", "天는 ").replace("天가 ", "天는 ")  # the one subject marker
+        text = _KO_PERIOD_SPAN_RE.sub(r"\1", text.replace("天이 ", "天는 ").replace("天가 ", "天는 "))
         text = _KO_WEEKS_RE.sub(r"\1주", text)
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
