@@ -268,11 +268,8 @@ def _part_of_day(m: re.Match[str]) -> str:
     part, hour_s, minute_s = (m.group(1), m.group(2), m.group(3)) if m.group(1) else m.group(4, 5, 6)
     hour, minute = int(hour_s), int(minute_s or 0)
     pm = part in _PM_PARTS
-    if part in _SMALL_HOURS:
-        sure = 0 <= hour <= 5
-    else:
-        sure = 5 <= hour <= 11 if pm else 4 <= hour <= 11
-    if not sure or minute > 59:
+    low, high = (0, 5) if part in _SMALL_HOURS else (5, 11) if pm else (4, 11)
+    if not low <= hour <= high or minute > 59:
         return m.group()
     return f"{hour + (12 if pm else 0):02d}:{minute:02d}"
 
