@@ -561,7 +561,12 @@ def table_rows() -> list[tuple[str, str, str, list[str], list[str]]]:
     return out
 
 
-def _row_sentence(lang: str, label: str, head: str, value: str) -> str | None:
+def _row_sentence(lang: str, label: str, head: str | None, value: str) -> str | None:
+    """The row read as a sentence; ``head`` None for a two-column key/value table, whose
+    value column ("参数", "값") is no attribute of the key."""
+    if head is None:
+        return {"ko": f"{label}{'은' if _batchim(label) else '는'} {value}이다.", "ja": f"{label}は{value}です。",
+                "zh": f"{label}为{value}。"}[lang]
     if lang == "ko":
         topic = "은" if _batchim(head) else "는"
         return f"{label}의 {head}{topic} {value}이다."
@@ -593,7 +598,7 @@ def table_cases() -> list[dict[str, str]]:
             value = cells[k]
             if not re.fullmatch(r"[\d,.]+ ?[^\s\d|()（）、，~～-]{1,4}", value):
                 continue  # one quantity per cell: "2시간", "10,000원", "50kW"
-            keep = _row_sentence(lang, label, head[k], value)
+            keep = _row_sentence(lang, label, head[k] if len(head) > 2 else None, value)
             if keep:
                 out.append({"origin": origin, "lang": lang, "side": "keep", "kind": "table-row",
                             "evidence": evidence, "claim": keep})
@@ -608,7 +613,7 @@ def table_cases() -> list[dict[str, str]]:
             others += [[*cells[:k], cells[j], *cells[k + 1 :]] for j in range(1, len(cells))
                        if j != k and cells[j] != value]
             for other in others[:2]:
-                changed = _row_sentence(lang, label, head[k], other[k])
+                changed = _row_sentence(lang, label, head[k] if len(head) > 2 else None, other[k])
                 if changed:
                     out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
                                 "evidence": evidence, "claim": changed})

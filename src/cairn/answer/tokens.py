@@ -433,7 +433,11 @@ def _cjk_plain(text: str, out: list[AccountToken]) -> None:
 
     def flush() -> None:
         if buf:
-            _latin_tokens("".join(buf), out)
+            # Session 8: a Latin run reads its rates as Latin text does ("600 m³/h" in a
+            # CJK sentence is the rate a table cell "600 m³/h" is).
+            latin: list[AccountToken] = []
+            _latin_tokens("".join(buf), latin)
+            out.extend(with_rates(tuple(latin), AccountToken))
             buf.clear()
 
     for ch in text:
