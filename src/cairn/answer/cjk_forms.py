@@ -23,8 +23,13 @@ Only exact equivalences, applied to claim and evidence alike:
   percentage in tenths or words is the percentage (三割 = 3割 = 30%, 三成 = 百分之三十 =
   30%, 30퍼센트 = 30%); Korean metric units in Hangul are the units (10킬로미터 = 10 km);
   a Korean count of days before 뒤 or "이/가 지나" is a duration as before 후 (7일이 지나도
-  = 1주가 지나도); a Japanese era year is the Western year (令和9年 = 2027年, see
-  :func:`western_years`).
+  = 1주가 지나도), and so is a ja/zh N日 before 前/後/以内; a counted period with its
+  "for" is the period (1年間 = 1年, 3일간 = 3일); a clock range with its words is the
+  range mark (09:00부터 18:00까지 = 9時から18時まで = 09:00~18:00); 1万2千 = 1만 2천 =
+  12000; any Japanese verb's sentence-final polite form is its plain form (定めます =
+  定める); two Korean "-하고" clauses with their own subjects take the final tense and
+  may come in either order; full-width digits, Japanese era years and dotted dates are
+  read in their Western form first (令和9年 = 2027年, see :func:`western_forms`).
 """
 
 from __future__ import annotations
@@ -238,7 +243,7 @@ def _dotted_date(m: re.Match[str]) -> str:
     return f"{m.group(1)}年{month}月{day}日"
 
 
-def western_years(text: str) -> str:
+def western_forms(text: str) -> str:
     """``text`` (CJK) with full-width digits and signs in ASCII, each Japanese era year as
     its Western year (令和9年4月1日 → 2027年4月1日) and each dotted date in the native
     form (2027. 3. 1. → 2027年3月1日), so that these dates are the same calendar date as

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from cairn.answer.cjk_forms import canonical_cjk, western_years
+from cairn.answer.cjk_forms import canonical_cjk, western_forms
 from cairn.answer.glued import glued_pieces
 from cairn.answer.inflect import expand_contractions, word_stem
 from cairn.answer.normalise import (
@@ -455,7 +455,7 @@ def _cjk_plain(text: str, out: list[AccountToken]) -> None:
 @functools.lru_cache(maxsize=8192)
 def account_tokens(text: str) -> tuple[AccountToken, ...]:
     """The account tokens of ``text`` (dates normalised, numbers and quantities keyed)."""
-    text = normalise_dates(western_years(text) if has_cjk(text) else text)
+    text = normalise_dates(western_forms(text) if has_cjk(text) else text)
     out: list[AccountToken] = []
     if not has_cjk(text):
         text = spoken_quantities(expand_contractions(text))
