@@ -1,7 +1,7 @@
 """CJK mutation harness for the claim verifier (issue 12, session 7; tuning material).
 
 Real Chinese, Japanese and Korean sentences — every line of the zh/ja/ko notes of
-``bench/verify_set`` (splits tune..test6) and the descriptions of the tldr pages in
+``bench/verify_set`` (splits tune..test8) and the descriptions of the tldr pages in
 ``bench/cjk/{zh,ja,ko}`` (written by people outside this project) — are rewritten
 mechanically, each claim verified against its source sentence alone (one evidence span):
 
@@ -17,6 +17,15 @@ mechanically, each claim verified against its source sentence alone (one evidenc
   (必须/须/应 ↔ 可以/可, なければならない ↔ てもよい, 해야 ↔ 할 수 있다); frequency
   (每天/每周/每月/每年, 毎日/毎週/毎月/毎年, 매일/매주/매월/매년); roles swapped around
   由 / が..を / 가..를; quantifier bounds (至少 ↔ 最多, 以上 ↔ 以下, 이상 ↔ 이하).
+
+Session 8 families, each with a preserving and a changing generator: era years (2027年 =
+令和9年), clock hours with and without their half of the day (15時 = 午後3時, 9時半),
+Chinese 时 clocks, clock ranges (09:00~18:00 = 09:00부터 18:00까지), percentages (30% =
+三割 = 三成 = 百分之30 = 30퍼센트), Korean weeks and Hangul metric units, hour+minute
+compounds, 万/만 with 千/천, full-width digits, dotted dates, Japanese や coordination and
+polite verb forms, Korean "-하고" clauses with their own subjects, and CJK table rows read
+as sentences (``table_cases``: a numeric cell as "<row>의 <column>은 <cell>이다."; changed:
+another row's or column's cell, the copula negated or past).
 
 Printed: per language and mutation, n and the verdicts; headline: support rate on the
 keep side, keep claims marked contradicted (goal 0), false supports on the change side
@@ -43,7 +52,7 @@ from cairn.answer import Claim, EvidenceSpan, verify_claims
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "bench" / "verify_set"
 TLDR = ROOT / "bench" / "cjk"
-SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6")
+SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8")
 
 Mutation = Callable[[str, str], Iterator[str]]
 
@@ -116,6 +125,8 @@ def _coord_swap(lang: str, s: str) -> Iterator[str]:
     elif lang == "ja":
         for m in re.finditer(r"(?:(?<=[、。はがをにでの\s])|^)([\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9]{1,8})(と|、|および|及び)([\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9]{1,8})(?=[はがをもにの])", s):
             a, conj, b = m.groups()
+            if re.match("一緒|共に|同様|同じ", b):
+                continue  # "保護者と一緒に" is "with" (session 8)
             yield s[: m.start()] + b + conj + a + s[m.end() :]
     else:
         if re.search("주고받|교환|비교|연결|함께|같이|대화|다르|같은|같다|통신|사이", s):
@@ -358,6 +369,474 @@ def _half_day_wrong(lang: str, s: str) -> Iterator[str]:
     return _half_day(lang, s, wrong=True)
 
 
+# --- session 8: CJK near-verbatim by mechanism (issue 12) --------------------------------------
+#
+# Each family has a preserving generator (KEEP) and a changing one (CHANGE): era years, clock
+# hours with and without their half of the day, percentages as 割/成/퍼센트/百分之, Korean
+# weeks and metric units, Japanese "や" coordination, Korean table rows read as sentences.
+
+_ERA_BASE = {"令和": 2018, "平成": 1988}
+_YEAR_RE = re.compile(r"(?<!\d)(20[2-4]\d|19(?:89|9\d)|200\d|201\d)年")
+
+
+def _era(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Western year as its Japanese era year (2027年 = 令和9年, 2019年 = 令和元年 or
+    平成31年) and back; ``wrong``: off by one, or the other era's number."""
+    if lang != "ja":
+        return
+    for m in _YEAR_RE.finditer(s):
+        year = int(m.group(1))
+        era = "令和" if year >= 2019 else "平成"
+        n = year - _ERA_BASE[era] + (1 if wrong else 0)
+        yield s[: m.start()] + era + ("元" if n == 1 else str(n)) + "年" + s[m.end() :]
+        if wrong and era == "令和":
+            yield s[: m.start()] + "平成" + str(year - 2018) + "年" + s[m.end() :]
+        return
+    for m in re.finditer(r"(令和|平成)(元|\d{1,2})年", s):
+        n = 1 if m.group(2) == "元" else int(m.group(2))
+        year = _ERA_BASE[m.group(1)] + n + (1 if wrong else 0)
+        yield s[: m.start()] + f"{year}年" + s[m.end() :]
+        return
+
+
+def _era_wrong(lang: str, s: str) -> Iterator[str]:
+    return _era(lang, s, wrong=True)
+
+
+_HOUR_WORD = {"ja": "時", "ko": "시", "zh": "点"}
+_AM_PM = {"ja": ("午前", "午後"), "ko": ("오전 ", "오후 "), "zh": ("上午", "下午")}
+
+
+def _clock_hours(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A 24-hour clock hour said with its half of the day and back: 15時 = 午後3時,
+    7時 = 午前7時, 9時30分 = 9時半, 오후 3시 = 15시, 9시 30분 = 9시 반, 下午3点半 = 15:30;
+    ``wrong``: the other half of the day, or the next hour."""
+    word = _HOUR_WORD[lang]
+    am, pm = _AM_PM[lang]
+    if lang == "zh":
+        rx = re.compile(r"(?<![\d.:上下午 ])(\d{1,2})点(半|\d{1,2}分)?")
+    else:
+        rx = re.compile(r"(?<![\d.:])(\d{1,2}) ?" + word + (r"(?!간|행|각|기|점)" if lang == "ko" else r"(?![間限点期刻])")
+                        + r"( ?반(?![가-힣])|半| ?\d{1,2} ?[分분])?")
+    parts = ("午前", "午後", "오전", "오후", "上午", "下午", "夜", "朝", "晩", "夕方", "밤", "아침", "저녁", "새벽", "晚上", "早上")
+    if re.search(r"(?:夜|朝|晩|夕方|밤|아침|저녁|새벽|晚上|早上|凌晨|深夜) ?\d", s):
+        return  # a part of the day says the half already
+    for m in rx.finditer(s):
+        if s[max(0, m.start() - 3) : m.start()].strip().endswith(parts):
+            continue  # already said with its half of the day
+        if lang == "zh" and not m.group(2):
+            continue  # "3点" may be three points
+        hour, rest = int(m.group(1)), m.group(2) or ""
+        if not 1 <= hour <= 23 or hour == 12:
+            continue
+        half = hour >= 12
+        said = hour % 12
+        if wrong:
+            yield s[: m.start()] + (am if half else pm) + str(said) + word + rest + s[m.end() :]
+            yield s[: m.start()] + str(hour + 1 if hour < 23 else hour - 1) + word + rest + s[m.end() :]
+        else:
+            yield s[: m.start()] + (pm if half else am) + str(said) + word + rest + s[m.end() :]
+            if rest.strip() in ("半", "반"):
+                yield s[: m.start()] + m.group(1) + word + (" 30분" if lang == "ko" else "30分") + s[m.end() :]
+            elif re.fullmatch(r" ?30 ?[分분]", rest):
+                yield s[: m.start()] + m.group(1) + word + (" 반" if lang == "ko" else "半") + s[m.end() :]
+        return
+    rx_said = re.compile("(" + am.strip() + "|" + pm.strip() + r") ?(\d{1,2}) ?" + word + ("(?!간)" if lang == "ko" else "(?!間)"))
+    for m in rx_said.finditer(s):
+        hour = int(m.group(2))
+        if not 1 <= hour <= 11 or re.match(r"\s*(?:至|到|~|～|-|〜|から)", s[m.end() :]):
+            continue  # a range's end keeps the half of its start
+        is_pm = m.group(1) == pm.strip()
+        if wrong:
+            yield s[: m.start()] + (am if is_pm else pm) + str(hour) + word + s[m.end() :]
+        elif lang != "zh":  # a bare Chinese "10点" may be ten points: no 24-hour reading
+            yield s[: m.start()] + str(hour + 12 if is_pm else hour) + word + s[m.end() :]
+        return
+
+
+def _clock_hours_wrong(lang: str, s: str) -> Iterator[str]:
+    return _clock_hours(lang, s, wrong=True)
+
+
+_JA_TENTHS = dict(enumerate("〇一二三四五六七八九十"))
+
+
+def _percent(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A percentage in tenths or words: 30% = 三割 = 3割 (ja), 三成 / 百分之三十 (zh),
+    30퍼센트 (ko), and back; ``wrong``: 3割 for 3%, 三割 for 40%, 30퍼센트 for 3%."""
+    for m in re.finditer(r"(?<![\d.,])(\d{1,3})%", s):
+        n = int(m.group(1))
+        head, tail = s[: m.start()], s[m.end() :]
+        if lang == "ko":
+            yield head + (f"{n + 10}퍼센트" if wrong else f"{n}퍼센트") + tail
+        elif lang == "zh":
+            if n % 10 == 0 and 10 <= n <= 90:
+                yield head + _ZH_NUMS[n // 10 + (1 if wrong else 0)] + "成" + tail
+            if not wrong:
+                yield head + "百分之" + str(n) + tail
+        elif n % 10 == 0 and 10 <= n <= 90:
+            yield head + _JA_TENTHS[n // 10 + (1 if wrong else 0)] + "割" + tail
+            yield head + str(n // 10 + (1 if wrong else 0)) + "割" + tail
+        elif wrong and n < 10:
+            yield head + f"{n}割" + tail
+        return
+    if lang == "ja":
+        for m in re.finditer(r"(?<![\d.,])(\d)割(?![合])", s):
+            n = int(m.group(1)) * 10
+            yield s[: m.start()] + (f"{n // 10}%" if wrong else f"{n}%") + s[m.end() :]
+            return
+
+
+def _percent_wrong(lang: str, s: str) -> Iterator[str]:
+    return _percent(lang, s, wrong=True)
+
+
+_KO_METRIC = {"km": "킬로미터", "m": "미터", "kg": "킬로그램", "g": "그램", "L": "리터", "ml": "밀리리터"}
+_KO_DURATION_AFTER = r"(?= ?(?:이내|동안|간|전|후|뒤|마다|이상|이하|미만|초과|안에|내에)|(?:이|가) 지나)"
+
+
+def _ko_weeks_units(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Korean days as weeks (7일 이내 = 1주 이내, 14일이 지나면 = 2주가 지나면) and metric
+    units in Hangul (10km = 10킬로미터, 2 kg = 2킬로그램); ``wrong``: 7일 as 7주, a unit in
+    Hangul for another ("10km" → "10미터")."""
+    if lang != "ko":
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+)일" + _KO_DURATION_AFTER, s):
+        n = int(m.group(1))
+        if wrong:
+            yield s[: m.start()] + f"{n}주" + s[m.end() :]
+        elif n % 7 == 0:
+            tail = s[m.end() :]
+            if tail.startswith("이 "):
+                tail = "가" + tail[1:]  # 14일이 → 2주가
+            yield s[: m.start()] + f"{n // 7}주" + tail
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+(?:\.\d+)?) ?(km|kg|ml|m|g|L)(?![A-Za-z])", s):
+        unit = m.group(2)
+        if wrong:
+            other = {"km": "미터", "m": "킬로미터", "kg": "그램", "g": "킬로그램", "L": "밀리리터", "ml": "리터"}[unit]
+            yield s[: m.start()] + m.group(1) + other + s[m.end() :]
+        else:
+            yield s[: m.start()] + m.group(1) + _KO_METRIC[unit] + s[m.end() :]
+        return
+
+
+def _ko_weeks_units_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ko_weeks_units(lang, s, wrong=True)
+
+
+def _ja_ya_swap(lang: str, s: str) -> Iterator[str]:
+    """Japanese nouns coordinated by "や" (or "と" after a topic/subject/object particle)
+    swapped: "客室や廊下で" = "廊下や客室で", "規則は本館と別館の" = "規則は別館と本館の"."""
+    if lang != "ja":
+        return
+    for m in re.finditer(r"(?<=[、。はがをにでの\s])([\u4e00-\u9fff\u30a0-\u30ff]{1,8})(や|と)"
+                         r"([\u4e00-\u9fff\u30a0-\u30ff]{1,8})(?=[はがをもにでの])", s):
+        a, conj, b = m.groups()
+        if re.match("一緒|共に|同様|同じ", b) or "以外" in a + b:
+            continue  # "保護者と一緒に" is "with", "AやB以外の" scopes B alone
+        yield s[: m.start()] + b + conj + a + s[m.end() :]
+
+
+_KO_ROW_HEAD_RE = re.compile(r"^\|(.+)\|\s*$")
+
+
+def table_rows() -> list[tuple[str, str, str, list[str], list[str]]]:
+    """(origin, lang, header line, header cells, row cells) for each CJK table row."""
+    out: list[tuple[str, str, str, list[str], list[str]]] = []
+    notes = sorted({o for o, _, _ in sources() if not o.startswith("tldr/")})
+    for note in notes:
+        lines = (SET / "notes" / note).read_text(encoding="utf-8").splitlines()
+        for i in range(len(lines) - 2):
+            if not (_KO_ROW_HEAD_RE.match(lines[i]) and re.match(r"^\|[-:| ]+\|\s*$", lines[i + 1])):
+                continue
+            head = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+            for row in lines[i + 2 :]:
+                if not _KO_ROW_HEAD_RE.match(row):
+                    break
+                cells = [c.strip() for c in row.strip().strip("|").split("|")]
+                lang = _lang(row)
+                if len(cells) == len(head) and lang is not None:
+                    out.append((note, lang, lines[i] + "\n" + lines[i + 1] + "\n" + row, head, cells))
+    return out
+
+
+def _row_sentence(lang: str, label: str, head: str | None, value: str) -> str | None:
+    """The row read as a sentence; ``head`` None for a two-column key/value table, whose
+    value column ("参数", "값") is no attribute of the key."""
+    if head is None:
+        return {"ko": f"{label}{'은' if _batchim(label) else '는'} {value}이다.", "ja": f"{label}は{value}です。",
+                "zh": f"{label}为{value}。"}[lang]
+    if lang == "ko":
+        topic = "은" if _batchim(head) else "는"
+        return f"{label}의 {head}{topic} {value}이다."
+    if lang == "ja":
+        return f"{label}の{head}は{value}です。"
+    return f"{label}的{head}为{value}。"
+
+
+def table_cases() -> list[dict[str, str]]:
+    """Table rows read as sentences: each numeric cell as "<row>의 <column>은 <cell>이다."
+    (ja "<row>の<column>は<cell>です。", zh "<row>的<column>为<cell>。"), kept; the same
+    sentence with the cell of another row in that column, or of another column, changed."""
+    out: list[dict[str, str]] = []
+    rows = table_rows()
+    for origin, lang, evidence, head, cells in rows:
+        label = cells[0]
+        for k in range(1, len(cells)):
+            if lang == "ko" and head[k] in ("위치", "장소"):
+                # "<row>는 <place>에 있다" reads the place cell; another row's place is wrong.
+                topic = "은" if _batchim(label) else "는"
+                out.append({"origin": origin, "lang": lang, "side": "keep", "kind": "table-row",
+                            "evidence": evidence, "claim": f"{label}{topic} {cells[k]}에 있다."})
+                for o, _, _, h, c in rows:
+                    if o == origin and h == head and c[k] != cells[k]:
+                        out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
+                                    "evidence": evidence, "claim": f"{label}{topic} {c[k]}에 있다."})
+                        break
+        for k in range(1, len(cells)):
+            value = cells[k]
+            if not re.fullmatch(r"[\d,.]+ ?[^\s\d|()（）、，~～-]{1,4}", value):
+                continue  # one quantity per cell: "2시간", "10,000원", "50kW"
+            keep = _row_sentence(lang, label, head[k] if len(head) > 2 else None, value)
+            if keep:
+                out.append({"origin": origin, "lang": lang, "side": "keep", "kind": "table-row",
+                            "evidence": evidence, "claim": keep})
+                # the copula negated or put in the past: no longer what the row says
+                for a, b in {"ko": [("이다.", "이 아니다."), ("이다.", "이었다.")],
+                             "ja": [("です。", "ではありません。"), ("です。", "でした。")],
+                             "zh": [("为", "不为")]}[lang]:
+                    if a in keep:
+                        out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
+                                    "evidence": evidence, "claim": keep.replace(a, b, 1)})
+            others = [c for o, _, ev, h, c in rows if o == origin and h == head and c[0] != label and c[k] != value]
+            others += [[*cells[:k], cells[j], *cells[k + 1 :]] for j in range(1, len(cells))
+                       if j != k and cells[j] != value]
+            for other in others[:2]:
+                changed = _row_sentence(lang, label, head[k] if len(head) > 2 else None, other[k])
+                if changed:
+                    out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
+                                "evidence": evidence, "claim": changed})
+    return out
+
+
+#: Two Korean clauses, each with its own subject, joined by "-하고" and sharing the final
+#: predicate's tense: "A가 X하고 B가 Y하였다" = "B가 Y하고 A가 X하였다".
+_KO_TWO_CLAUSES_RE = re.compile(
+    r"^(?P<topic>(?:(?:이|그|본|각) )?(?:[가-힣A-Za-z0-9]+[은는] )?)(?P<s1>[^,.]*?[가-힣](?:이|가)) (?P<v1>[가-힣]{1,6})하고 "
+    r"(?P<s2>[^,.]*?[가-힣](?:이|가)) (?P<v2>[가-힣]{1,6})(?P<end>하였다|했다|한다|합니다|하였습니다|했습니다)\.$"
+)
+
+
+def _ko_clauses(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """The two subject-verb clauses of a "-하고" sentence swapped (``wrong``: their verbs
+    swapped, so each subject does the other's act)."""
+    if lang != "ko":
+        return
+    m = _KO_TWO_CLAUSES_RE.match(s)
+    if not m or m["v1"] == m["v2"]:
+        return
+    if wrong:
+        yield f"{m['topic']}{m['s1']} {m['v2']}하고 {m['s2']} {m['v1']}{m['end']}."
+    else:
+        yield f"{m['topic']}{m['s2']} {m['v2']}하고 {m['s1']} {m['v1']}{m['end']}."
+
+
+def _ko_clauses_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ko_clauses(lang, s, wrong=True)
+
+
+_TO_FULL = {chr(c): chr(c + 0xFEE0) for c in range(0x30, 0x3A)} | {"%": "％"}
+
+
+def _full_width(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Digits and % in their full-width forms (30% = ３０％); ``wrong``: one digit changed."""
+    if lang == "ko" or not re.search(r"\d", s):
+        return
+    if wrong:
+        m = re.search(r"\d", s)
+        if m:
+            yield s[: m.start()] + chr(0xFF10 + (int(m.group()) + 1) % 10) + s[m.end() :]
+        return
+    yield "".join(_TO_FULL.get(ch, ch) for ch in s)
+
+
+def _full_width_wrong(lang: str, s: str) -> Iterator[str]:
+    return _full_width(lang, s, wrong=True)
+
+
+_MINUTE = {"ko": ("시간", "분", " "), "ja": ("時間", "分", ""), "zh": ("小时", "分钟", "")}
+
+
+def _compound_duration(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Minutes over an hour as hours and minutes (90분 = 1시간 30분, 100分 = 1時間40分);
+    ``wrong``: ten minutes fewer."""
+    hour, minute, gap = _MINUTE[lang]
+    for m in re.finditer(r"(?<![\d.,])(\d+)" + minute + ("(?![의기])" if lang == "ko" else "(?![の間])"), s):
+        n = int(m.group(1))
+        if n > 60 and n % 60 and not re.match(r"\s?\d", s[m.end() :]):
+            mins = n % 60 - (10 if wrong else 0)
+            if mins > 0:
+                yield s[: m.start()] + f"{n // 60}{hour}{gap}{mins}{minute}" + s[m.end() :]
+        return
+
+
+def _compound_duration_wrong(lang: str, s: str) -> Iterator[str]:
+    return _compound_duration(lang, s, wrong=True)
+
+
+def _dotted_dates(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A date written with dots (2027. 3. 1. in Korean, 2027.03.01 in Chinese/Japanese);
+    ``wrong``: the next day."""
+    rx = r"(\d{4}) ?[年년] ?(\d{1,2}) ?[月월] ?(\d{1,2}) ?[日일号]|(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)"
+    for m in re.finditer(rx, s):
+        y, mo, d = (int(g) for g in (m.groups()[:3] if m.group(1) else m.groups()[3:]))
+        d += 1 if wrong else 0
+        if d > 28:
+            return
+        text = f"{y}. {mo}. {d}" if lang == "ko" else f"{y}.{mo:02d}.{d:02d}"
+        if lang == "ko" and not s[m.end() :].startswith("."):
+            text += "."
+        yield s[: m.start()] + text + s[m.end() :]
+        return
+
+
+def _dotted_dates_wrong(lang: str, s: str) -> Iterator[str]:
+    return _dotted_dates(lang, s, wrong=True)
+
+
+_JA_MASU = (("める。", "めます。"), ("れる。", "れます。"), ("ける。", "けます。"), ("える。", "えます。"),
+            ("べる。", "べます。"), ("ある。", "あります。"), ("なる。", "なります。"), ("う。", "います。"),
+            ("く。", "きます。"), ("む。", "みます。"), ("ている。", "ています。"), ("つ。", "ちます。"))
+
+
+def _ja_masu(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Any verb's plain and polite sentence-final forms (定める = 定めます, ある = あります,
+    使う = 使います, している = しています); ``wrong``: the polite form negated or past."""
+    if lang != "ja":
+        return
+    for plain, polite in _JA_MASU:
+        for a, b in ((plain, polite), (polite, plain)):
+            if s.endswith(a) and not s.endswith(("する。", "します。", "できる。", "できます。")):
+                if wrong:
+                    stem = s[: -len(a)] + polite[:-3]
+                    yield stem + "ません。"
+                    yield stem + "ました。"
+                else:
+                    yield s[: -len(a)] + b
+                return
+
+
+def _ja_masu_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_masu(lang, s, wrong=True)
+
+
+def _zh_clock(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Chinese 24-hour time with 时 (15:30 = 15时30分 = 下午3时30分); ``wrong``: 上午."""
+    if lang != "zh":
+        return
+    m = _CLOCK_RE.search(s)
+    if not m or re.search(r"[-~–〜～至到]\s*$", s[: m.start()]) or re.match(r"\s*[-~–〜～至到]", s[m.end() :]):
+        return
+    hour, minute = int(m.group(1)), int(m.group(2))
+    mins = f"{minute}分" if minute else ""
+    if wrong:
+        if 13 <= hour <= 23:
+            yield s[: m.start()] + f"上午{hour - 12}时{mins}" + s[m.end() :]
+        return
+    yield s[: m.start()] + f"{hour}时{mins}" + s[m.end() :]
+    if 13 <= hour <= 23:
+        yield s[: m.start()] + f"下午{hour - 12}时{mins}" + s[m.end() :]
+
+
+def _zh_clock_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_clock(lang, s, wrong=True)
+
+
+_RANGE_WORDS = {"ko": ("부터 ", "까지"), "ja": ("から", "まで"), "zh": ("至", "")}
+_CLOCK_PAIR_RE = re.compile(r"(?<![\d:])(\d{1,2}:\d{2}) ?[~〜～\-–] ?(\d{1,2}:\d{2})(?![\d:])")
+
+
+def _clock_range(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A clock range with its words (09:00~18:00 = 09:00부터 18:00까지 = 9:00から18:00まで
+    = 9:00至18:00) and back; ``wrong``: the ends swapped, or the end moved an hour."""
+    start, end = _RANGE_WORDS[lang]
+    m = _CLOCK_PAIR_RE.search(s)
+    if m:
+        a, b = m.groups()
+        if wrong:
+            yield s[: m.start()] + f"{b}{start}{a}{end}" + s[m.end() :]
+            h, mm = b.split(":")
+            yield s[: m.start()] + f"{a}{start}{(int(h) + 1) % 24:02d}:{mm}{end}" + s[m.end() :]
+        else:
+            yield s[: m.start()] + f"{a}{start}{b}{end}" + s[m.end() :]
+        return
+    rx = re.compile(r"(\d{1,2}:\d{2}) ?" + re.escape(start.strip()) + r" ?(\d{1,2}:\d{2})" + re.escape(end))
+    m = rx.search(s)
+    if m:
+        a, b = m.group(1), m.group(2)
+        yield s[: m.start()] + (f"{b}~{a}" if wrong else f"{a}~{b}") + s[m.end() :]
+
+
+def _clock_range_wrong(lang: str, s: str) -> Iterator[str]:
+    return _clock_range(lang, s, wrong=True)
+
+
+def _man_cheon(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A count in 万/만 and 千/천 (12,000円 = 1万2千円, 12,000원 = 1만 2천 원); ``wrong``:
+    the thousands changed."""
+    for m in re.finditer(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d{4,7})(?=\s?(?:元|円|원))", s):
+        v = int(m.group(1).replace(",", ""))
+        man, cheon = v // 10000, (v // 1000) % 10
+        if v % 1000 or man == 0 or cheon == 0:
+            continue
+        cheon += 1 if wrong and cheon < 9 else -1 if wrong else 0
+        text = f"{man}만 {cheon}천 " if lang == "ko" else f"{man}万{cheon}千"
+        yield s[: m.start()] + text + s[m.end() :].lstrip()
+        return
+
+
+def _man_cheon_wrong(lang: str, s: str) -> Iterator[str]:
+    return _man_cheon(lang, s, wrong=True)
+
+
+def _half_day_digital(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A 24-hour time as a digital clock with its half of the day (17:30 = 下午5:30 =
+    오후 5:30 = 午後5:30); ``wrong``: the other half."""
+    m = _CLOCK_RE.search(s)
+    if not m:
+        return
+    hour, minute = int(m.group(1)), m.group(2)
+    if hour in (0, 12):
+        return
+    am, pm = _AM_PM[lang]
+    half = (hour >= 12) != wrong
+    yield s[: m.start()] + (pm if half else am) + f"{hour % 12}:{minute}" + s[m.end() :]
+
+
+def _half_day_digital_wrong(lang: str, s: str) -> Iterator[str]:
+    return _half_day_digital(lang, s, wrong=True)
+
+
+_SPAN = {"ko": ("일간", "시간", 24), "ja": ("年間", "か月", 12), "zh": ("", "", 0)}
+
+
+def _period_span(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A counted period with its "for" (3일간 = 72시간, 2年間 = 24か月) read as the
+    period; ``wrong``: one unit more."""
+    suffix, unit, factor = _SPAN[lang]
+    if not suffix:
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+)" + suffix, s):
+        n = int(m.group(1)) * factor + (factor if wrong else 0)
+        yield s[: m.start()] + f"{n}{unit}" + s[m.end() :]
+        return
+
+
+def _period_span_wrong(lang: str, s: str) -> Iterator[str]:
+    return _period_span(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -370,6 +849,21 @@ KEEP: dict[str, Mutation] = {
     "date": _dates,
     "ko-ending": _ko_endings,
     "half-day-clock": _half_day,
+    "era": _era,
+    "clock-hours": _clock_hours,
+    "percent": _percent,
+    "ko-weeks-units": _ko_weeks_units,
+    "ja-ya-swap": _ja_ya_swap,
+    "ko-clauses": _ko_clauses,
+    "full-width": _full_width,
+    "compound-duration": _compound_duration,
+    "dotted-date": _dotted_dates,
+    "ja-masu": _ja_masu,
+    "zh-clock": _zh_clock,
+    "clock-range": _clock_range,
+    "man-cheon": _man_cheon,
+    "half-day-digital": _half_day_digital,
+    "period-span": _period_span,
 }
 
 
@@ -493,7 +987,7 @@ def _ko_days(lang: str, s: str) -> Iterator[str]:
         return
     for m in re.finditer(r"(?<![\d.,])(\d+)일", s):
         yield s[: m.start()] + m.group(1) + "시간" + s[m.end() :]
-        if not re.match(r" ?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|안에|내에)", s[m.end() :]):
+        if not re.match(r" ?(?:이내|동안|간|전|후|뒤|마다|이상|이하|미만|초과|안에|내에|연장)|[이가] (?:지나|경과)", s[m.end() :]):
             yield s[: m.start()] + str(int(m.group(1)) * 24) + "시간" + s[m.end() :]
         return
 
@@ -539,6 +1033,20 @@ CHANGE: dict[str, Mutation] = {
     "roles": _roles,
     "quantifier": _replacer(_QUANTIFIER),
     "half-day-wrong": _half_day_wrong,
+    "era-wrong": _era_wrong,
+    "clock-hours-wrong": _clock_hours_wrong,
+    "percent-wrong": _percent_wrong,
+    "ko-weeks-units-wrong": _ko_weeks_units_wrong,
+    "ko-clauses-wrong": _ko_clauses_wrong,
+    "full-width-wrong": _full_width_wrong,
+    "compound-duration-wrong": _compound_duration_wrong,
+    "dotted-date-wrong": _dotted_dates_wrong,
+    "ja-masu-wrong": _ja_masu_wrong,
+    "zh-clock-wrong": _zh_clock_wrong,
+    "clock-range-wrong": _clock_range_wrong,
+    "man-cheon-wrong": _man_cheon_wrong,
+    "half-day-digital-wrong": _half_day_digital_wrong,
+    "period-span-wrong": _period_span_wrong,
 }
 
 
@@ -561,6 +1069,9 @@ def cases(langs: set[str], kinds: set[str] | None) -> list[dict[str, str]]:
                     seen.add((s, claim))
                     out.append({"origin": origin, "lang": lang, "side": side, "kind": kind,
                                 "evidence": s, "claim": claim})
+    for case in table_cases():
+        if case["lang"] in langs and (not kinds or case["kind"] in kinds):
+            out.append(case)
     return out
 
 

@@ -60,6 +60,7 @@ from cairn.answer.table_rows import (
     _measure_verbs,
     _table_binding,
     _table_glue,
+    table_claim,
 )
 from cairn.answer.tokens import (
     _ARTICLES,
@@ -602,13 +603,6 @@ def _account(
             return None
         reason = problem
     return reason
-
-
-#: "This product" opening a CJK claim that reads a table row of the document's product.
-_CJK_THIS_PRODUCT_RE = re.compile(r"^\s*(?:本产品|本產品|该产品|本机|本品|本製品|この製品|본 제품)(?:的|の|は|은)?")
-def table_claim(claim_text: str) -> str:
-    """The claim as a table row reads it: without a CJK "this product" subject."""
-    return _CJK_THIS_PRODUCT_RE.sub("", claim_text, count=1)
 
 
 _RESPECTIVELY_RE = re.compile(r"\brespectively\b|分别|分別|それぞれ|각각", re.IGNORECASE)

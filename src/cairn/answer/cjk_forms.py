@@ -17,13 +17,27 @@ Only exact equivalences, applied to claim and evidence alike:
 * the Japanese polite sentence-final forms are the plain ones (します = する, できません =
   できない, です = である = だ);
 * a Korean topic or subject particle on a word is one marker (관리비는 = 관리비가;
-  은/는/이/가), the object particle one form (을/를) — the case role stays distinct.
+  은/는/이/가), the object particle one form (을/를) — the case role stays distinct;
+* session 8: a clock hour is one 24-hour time whether said with its half of the day or
+  not (午後3時 = 15時 = 15:00, 9時半 = 9:30, 오후 3시 = 15시, 下午3点半 = 15:30); a
+  percentage in tenths or words is the percentage (三割 = 3割 = 30%, 三成 = 百分之三十 =
+  30%, 30퍼센트 = 30%); Korean metric units in Hangul are the units (10킬로미터 = 10 km);
+  a Korean count of days before 뒤 or "이/가 지나" is a duration as before 후 (7일이 지나도
+  = 1주가 지나도), and so is a ja/zh N日 before 前/後/以内; a counted period with its
+  "for" is the period (1年間 = 1年, 3일간 = 3일); a clock range with its words is the
+  range mark (09:00부터 18:00까지 = 9時から18時まで = 09:00~18:00); 1万2千 = 1만 2천 =
+  12000; any Japanese verb's sentence-final polite form is its plain form (定めます =
+  定める); two Korean "-하고" clauses with their own subjects take the final tense and
+  may come in either order; full-width digits, Japanese era years and dotted dates are
+  read in their Western form first (令和9年 = 2027年, see :func:`western_forms`).
 """
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
+
+from cairn.answer.normalise import _cjk_value
 
 __all__ = ["canonical_cjk"]
 
@@ -44,7 +58,9 @@ def _han_multiplier(m: re.Match[str]) -> str:
 
 
 #: "N일" before a word that makes it a span of days, read as N天 (a duration unit).
-_KO_DAYS_RE = re.compile(r"(?<![\d.,])(\d+)일(?=\s?(?:이내|동안|간|전|후|마다|이상|이하|미만|초과|내에|안에|연장))")
+_KO_DAYS_RE = re.compile(
+    r"(?<![\d.,])(\d+)일(?=\s?(?:이내|동안|간|전|후|뒤|마다|이상|이하|미만|초과|내에|안에|연장)|[이가]\s지나|[이가]\s경과)"
+)
 
 _SENTENCE_END = r"(?=\s*[.!?。」』)\]]*\s*(?:$|\n)|[.!?。](?:\s|$))"
 _POLITE_RE = re.compile(r"([\uac00-\ud7a3])(습니다|니다|는다|다)" + _SENTENCE_END)
@@ -116,6 +132,26 @@ _JA_ENDING_RE = re.compile(
 )
 _KANA = re.compile("[\u3041-\u30ff]")
 
+#: Session 8: the sentence-final polite form of any verb is its plain form: an e-row
+#: stem or a kanji stem takes る (定めます = 定める, 見ます = 見る), an i-row stem the
+#: u-row (あります = ある, なります = なる, 使います = 使う; しています = している);
+#: ません is ない on the a-row (使いません = 使わない; ありません is :data:`_JA_ENDINGS`'s).
+#: A verb read into the wrong class becomes no verb at all, never another one.
+_I_TO_U = dict(zip("きぎちにびみりい", "くぐつぬぶむるう", strict=True))
+_I_TO_A = dict(zip("きぎちにびみりい", "かがたなばまらわ", strict=True))
+_E_ROW = "えけげせぜてでねへべぺめれ"
+_JA_MASU_RE = re.compile(
+    "([" + _E_ROW + "\u4e00-\u9fff]|[きぎちにびみりい])(ます|ません)(?=[。．.!！?？」』）)]*\\s*$|[。．!！?？])", re.MULTILINE
+)
+
+
+def _plain_verb(m: re.Match[str]) -> str:
+    stem, polite = m.group(1), m.group(2)
+    before = m.string[m.start() - 1] if m.start() else ""
+    if stem in _I_TO_U and not (stem == "い" and before in "てで"):  # している is いる
+        return _I_TO_U[stem] if polite == "ます" else _I_TO_A[stem] + "ない"
+    return stem + ("る" if polite == "ます" else "ない")
+
 
 #: Spelling variants of one word (longest first): 必须 = 须, 可以 = 可, 每个月 = 每月,
 #: 星期三 = 周三, 하여야 = 해야, 매달 = 매월, 又は = または, 出来る = できる.
@@ -126,6 +162,7 @@ _VARIANTS = (
     ("하였", "했"), ("하여", "해"), ("되었", "됐"), ("되어", "돼"), ("매달", "매월"), ("매해", "매년"),
     ("又は", "または"), ("若しくは", "もしくは"), ("出来る", "できる"), ("出来な", "できな"),
     ("出来ま", "できま"), ("出来た", "できた"), ("下さい", "ください"),
+    ("曜日", "曜"), ("ヵ月", "か月"), ("ケ月", "か月"), ("箇月", "か月"),
 )  # fmt: skip
 _VARIANT_RE = re.compile("|".join(a for a, _ in _VARIANTS))
 _VARIANT_OF = dict(_VARIANTS)
@@ -137,15 +174,17 @@ _KO_YEARS_RE = re.compile(r"(?<![\d.,])(\d{1,2}(?:\.\d+)?)년(?!\s?\d+\s?월)")
 #: A clock time said with its half of the day (오후 4시, 下午4点, 午後4時30分) is the 24-hour
 #: time (16:00, 16:30); a duration (4時間, 4시간) is not a clock time.
 _HALF_DAY_RE = re.compile(
-    r"(오전|오후|上午|下午|午前|午後)\s?(\d{1,2})\s?(?:시(?!간)|点|點|時(?!間))(?:\s?(\d{1,2})\s?(?:분|分))?"
+    r"(오전|오후|上午|下午|午前|午後)\s?(\d{1,2})\s?(?:시(?!간)|点|點|時(?!間)|时(?!间))(?:\s?(\d{1,2})\s?(?:분|分))?"
+    r"|(오전|오후|上午|下午|午前|午後)\s?(\d{1,2}):(\d{2})(?![\d:])"  # 下午5:30 = 17:30 (session 8)
 )
 
 
 def _clock(m: re.Match[str]) -> str:
-    hour, minute = int(m.group(2)), int(m.group(3) or 0)
+    half, hour_s, minute_s = (m.group(1), m.group(2), m.group(3)) if m.group(1) else m.group(4, 5, 6)
+    hour, minute = int(hour_s), int(minute_s or 0)
     if hour > 12 or minute > 59:
         return m.group()
-    hour = hour % 12 + (12 if m.group(1) in ("오후", "下午", "午後") else 0)
+    hour = hour % 12 + (12 if half in ("오후", "下午", "午後") else 0)
     return f"{hour:02d}:{minute:02d}"
 
 
@@ -166,8 +205,9 @@ _ZH_AND_RE = re.compile(
 
 #: Korean "or" between two nouns (영상이나 사진을) is the enumeration comma, as 과/와 is
 #: (the particle stays on the last item); two 하-verbs joined by "or" (분실하거나 훼손한 =
-#: 훼손하거나 분실한) are written in one order. Not in words ending in 나 (하나, 누구나).
-_KO_OR_RE = re.compile(r"(?<=[가-힣])(?<![하누언어그아])(?:이나|나)(?= [가-힣])")
+#: 훼손하거나 분실한) are written in one order. Not in words ending in 나 (하나, 누구나),
+#: nor the verbs' 거나 (session 8: the sorted verb pair is read whole).
+_KO_OR_RE = re.compile(r"(?<=[가-힣])(?<![하누언어그아거])(?:이나|나)(?= [가-힣])")
 _KO_OR_VERBS_RE = re.compile(
     r"(?<![가-힣])([가-힣]{1,6})하거나 ([가-힣]{1,6}?)(한다|하는|하면|하여|한|할|해)(?=[\s.,]|$)"
 )
@@ -178,23 +218,199 @@ def _or_verbs(m: re.Match[str]) -> str:
     return f"{a}하거나 {b}{m.group(3)}"
 
 
+#: Session 8: a Japanese or Chinese count of days before 前/後/以内 (7日前 = 168時間前,
+#: 3日以内) is a duration, as 天 is; a date's day (3月7日前, 25日前後) is not.
+_HAN_DAYS_RE = re.compile(r"(?<![\d.,月])(?<!月 )(\d+)日(?=前(?!後)|後|后|以内|以上|以下|未満|内)")
+
+
+#: Session 8: a Japanese era year (令和9年, 平成31年, 令和元年) is the Western year.
+_ERA_BASE = {"令和": 2018, "平成": 1988, "昭和": 1925, "大正": 1911}
+_ERA_RE = re.compile(r"(令和|平成|昭和|大正)\s?(元|\d{1,2})\s?年")
+
+
+#: Full-width digits, Latin letters and the percent sign (３０％, ＰＣ) are their ASCII
+#: forms; a full-width point between digits (３．５) the decimal point.
+_FULL_WIDTH = {c: chr(c - 0xFEE0) for c in (*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B), 0xFF05)}
+_FULL_POINT_RE = re.compile(r"(?<=\d)．(?=\d)")
+#: A dotted date in CJK text (2027. 3. 1., 2027.03.01) is the date: 2027年3月1日.
+_DOTTED_DATE_RE = re.compile(r"(?<![\d.])((?:19|20)\d\d)\.\s?(\d{1,2})\.\s?(\d{1,2})(?:\.(?!\d))?(?![\d.])")
+
+
+def _dotted_date(m: re.Match[str]) -> str:
+    month, day = int(m.group(2)), int(m.group(3))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return m.group()
+    return f"{m.group(1)}年{month}月{day}日"
+
+
+def western_forms(text: str) -> str:
+    """``text`` (CJK) with full-width digits and signs in ASCII, each Japanese era year as
+    its Western year (令和9年4月1日 → 2027年4月1日) and each dotted date in the native
+    form (2027. 3. 1. → 2027年3月1日), so that these dates are the same calendar date as
+    their other forms. Called before dates are normalised
+    (:func:`cairn.answer.tokens.account_tokens`)."""
+    text = _FULL_POINT_RE.sub(".", text.translate(_FULL_WIDTH))
+    if "年" in text:
+        text = _ERA_RE.sub(lambda m: f"{_ERA_BASE[m.group(1)] + (1 if m.group(2) == '元' else int(m.group(2)))}年", text)
+    return _DOTTED_DATE_RE.sub(_dotted_date, text) if "." in text else text
+
+
+#: Session 8: "N時半" / "N点半" / "N시 반" is N:30 on the clock (a duration's half,
+#: 1時間半, is :data:`_HALF_AFTER_RE`'s).
+_CLOCK_HALF_RE = re.compile(r"(?<![\d.,:])(\d{1,2})\s?(時(?!間)|点|點|시(?!간))\s?(?:半|반(?![가-힣]))")
+#: The half of the day also said by a part of the day: 夜7時 / 저녁 7시 / 晚上7点 are
+#: 19:00, 朝7時 / 아침 7시 / 早上7点 07:00 (only hours where the part of the day is sure).
+_PARTS = "夕方|夜|晩|저녁|밤|晚上|傍晚|朝|아침|早上|早晨|凌晨|새벽|深夜|未明"
+_PART_OF_DAY_RE = re.compile(
+    rf"({_PARTS})\s?(\d{{1,2}})\s?(?:시(?!간)|点|點|時(?!間)|时(?!间))(?:\s?(\d{{1,2}})\s?(?:분|分))?"
+    rf"|({_PARTS})\s?(\d{{1,2}}):(\d{{2}})(?![\d:])"
+)
+_PM_PARTS = frozenset(["夕方", "夜", "晩", "저녁", "밤", "晚上", "傍晚"])
+_SMALL_HOURS = frozenset(["凌晨", "새벽", "深夜", "未明"])  # 0-5 o'clock only
+
+
+def _part_of_day(m: re.Match[str]) -> str:
+    part, hour_s, minute_s = (m.group(1), m.group(2), m.group(3)) if m.group(1) else m.group(4, 5, 6)
+    hour, minute = int(hour_s), int(minute_s or 0)
+    pm = part in _PM_PARTS
+    low, high = (0, 5) if part in _SMALL_HOURS else (5, 11) if pm else (4, 11)
+    if not low <= hour <= high or minute > 59:
+        return m.group()
+    return f"{hour + (12 if pm else 0):02d}:{minute:02d}"
+
+
+#: A bare clock hour (15時, 15时, 7時30分, 15시, 9시 30분; Chinese 点 only with its minutes
+#: or as a range's or a time's end, 9点至18点, 8点前: "3点" may be three points) is the
+#: 24-hour time; a duration (時間, 시간) or 時限/時点 is not.
+_BARE_CLOCK_RE = re.compile(
+    r"(?<![\d.,:])(\d{1,2})\s?(?:時(?![間限点期刻])|时(?![间候期段限刻代效长])|시(?![간행각기점])"
+    r"|(?:点|點)(?=\s?\d{1,2}\s?分|\s?(?:至(?!关)|到|前|后|以前|以后|起|开始|整))"
+    r"|(?:(?<=[至到]\d)|(?<=[至到]\d\d)|(?<=次日\d)|(?<=次日\d\d))(?:点|點))"
+    r"(?:\s?(\d{1,2})\s?(?:분|分))?"
+)
+
+
+def _bare_clock(m: re.Match[str]) -> str:
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    if hour > 24 or minute > 59:
+        return m.group()
+    return f"{hour:02d}:{minute:02d}"
+
+
+#: Session 8: percentages in tenths and words. Japanese 割 (三割 = 3割 = 30%, 3割5分 =
+#: 35%; not 割合), Chinese 成 (三成 = 30%; not 一成不变, 八成是) and 百分之 (百分之三十 =
+#: 30%), Korean 퍼센트/프로 (30퍼센트 = 30%).
+_TENTH_DIGITS = "一二三四五六七八九"
+_WARI_RE = re.compile(
+    r"(?<![\d.,〇一二三四五六七八九十百千])(\d|[一二三四五六七八九]|十)割(?:(\d|[一二三四五六七八九])分)?(?!合)"
+)
+_CHENG_RE = re.compile(r"(?<![\d.,〇一二三四五六七八九十百千])([1-9]|[一二两三四五六七八九]|十)成(?![为了功立绩本年员品型熟长就交果不是])")
+_ZH_PERCENT_RE = re.compile(r"百分之([\d.]+|[零〇一二两三四五六七八九十百]+)")
+_KO_PERCENT_RE = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s?(?:퍼센트|프로(?![가-힣]))")
+
+
+def _tenths(ch: str) -> int:
+    return 10 if ch == "十" else 2 if ch == "两" else int(ch) if ch.isdigit() else _TENTH_DIGITS.index(ch) + 1
+
+
+def _percentages(text: str) -> str:
+    if "割" in text:
+        text = _WARI_RE.sub(lambda m: f"{_tenths(m.group(1)) * 10 + (_tenths(m.group(2)) if m.group(2) else 0)}%", text)
+    if "成" in text and not _KANA.search(text) and not _HANGUL.search(text):
+        text = _CHENG_RE.sub(lambda m: f"{_tenths(m.group(1)) * 10}%", text)
+    if "百分之" in text:
+        text = _ZH_PERCENT_RE.sub(_zh_percent, text)
+    return _KO_PERCENT_RE.sub(r"\1%", text)
+
+
+def _zh_percent(m: re.Match[str]) -> str:
+    raw = m.group(1)
+    if raw[0].isdigit():
+        return raw + "%"
+    value = _cjk_value(raw)
+    return m.group() if value is None else f"{value}%"
+
+
+#: Session 8: Korean metric units in Hangul after a number are the units (10킬로미터 =
+#: 10公里 = 10 km, 2킬로그램 = 2 kg); the Han unit is the one the account reads.
+_KO_METRIC = {
+    "킬로미터": "公里", "센티미터": "厘米", "밀리미터": "毫米", "미터": "米", "킬로그램": "公斤",
+    "밀리그램": "毫克", "그램": "克", "밀리리터": "毫升", "리터": "升",
+}  # fmt: skip
+_KO_METRIC_RE = re.compile(r"(?<=\d)\s?(" + "|".join(sorted(_KO_METRIC, key=len, reverse=True)) + ")")
+
+
+#: Session 8: a Korean sentence of two clauses, each with its own subject, joined by a
+#: 하-verb's "-하고" ("A가 승인하고 B가 작성했다"): the first clause takes the final
+#: predicate's tense and ends as a clause of its own ("A가 승인했다，B가 작성했다"), so the
+#: clauses may come in either order but each keeps its subject and verb
+#: (:mod:`cairn.answer.cjk_order`). One subject doing two acts in sequence ("확인하고
+#: 제출한다") has no second subject and stays one clause.
+_KO_CLAUSES_RE = re.compile(
+    r"(?P<c1>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})하고 (?P<c2>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})"
+    r"(?P<end>했다|하다)" + _SENTENCE_END
+)
+
+
+def _ko_clauses(text: str) -> str:
+    return _KO_CLAUSES_RE.sub(lambda m: f"{m['c1']}{m['end']}，{m['c2']}{m['end']}", text)
+
+
+#: Session 8: a range of clock times said with its words is the range mark: "09:00부터
+#: 18:00까지" = "9時から18時まで" = "9点至18点" (once clocks are read) = "09:00~18:00"
+#: (not "까지는"/"までに", a deadline).
+_CLOCK = r"\d{1,2}:\d{2}"
+_CLOCK_RANGE_RE = re.compile(
+    rf"(?:从\s?)?({_CLOCK})\s?(?:부터|から|至|到|起至)\s?({_CLOCK})(?:\s?(?:까지(?!는)|まで(?!に)))?"
+    rf"|({_CLOCK})\s?[~〜～\-–]\s?({_CLOCK})"
+)
+
+
+def _clock_range(m: re.Match[str]) -> str:
+    a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return f"{a}~{b}"
+
+
+#: Session 8: a count in 万 and 千 (1万2千円, 1만 2천 원) is one number: 12000.
+_MAN_CHEON_RE = re.compile(
+    r"(?<![\d.,])(\d+)\s?(万|萬|만)\s?(\d)\s?(千|천)(?:\s?(\d)\s?(?:百|백))?(?=\s?[元円원人名명个次件台대位张份本册개])"
+)
+
+
+def _man_cheon(m: re.Match[str]) -> str:
+    return str(int(m.group(1)) * 10000 + int(m.group(3)) * 1000 + int(m.group(5) or 0) * 100)
+
+
+#: Session 8: "for" of a counted period is the period (1年間 = 1年, 3か月間 = 3か月,
+#: 3일간 = 3일, 2년간 = 2년); 週間/日間 are units already.
+_PERIOD_SPAN_RE = re.compile(r"(?<=[\d一二三四五六七八九十百两])(年|か月|ヶ月|カ月)間(?!隔)")
+_KO_PERIOD_SPAN_RE = re.compile(r"(?<=\d)(天|년|개월|주)간(?!격)")  # after 일 is read as 天
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
-    text = _halves(_HAN_MULT_RE.sub(_han_multiplier, text))
+    text = _halves(_HAN_MULT_RE.sub(_han_multiplier, _MAN_CHEON_RE.sub(_man_cheon, text)))
+    text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
     text = _HALF_DAY_RE.sub(_clock, text)
+    text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
+    text = _CLOCK_RANGE_RE.sub(_clock_range, text)
+    text = _PERIOD_SPAN_RE.sub(r"\1", _percentages(text))
     if ("和" in text or "以及" in text) and not _KANA.search(text) and not _HANGUL.search(text):
         text = _ZH_AND_RE.sub("、", text)
     if _KANA.search(text):
         endings = dict(_JA_ENDINGS)
-        text = _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text)
+        text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))
     if _HANGUL.search(text):
-        text = _KO_DAYS_RE.sub(r"\1天", text)
+        text = _KO_DAYS_RE.sub(r"\1天", _KO_METRIC_RE.sub(lambda m: _KO_METRIC[m.group(1)], text))
+        text = _KO_PERIOD_SPAN_RE.sub(r"\1", text.replace("天이 ", "天는 ").replace("天가 ", "天는 "))
         text = _KO_WEEKS_RE.sub(r"\1주", text)
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
         text = _KO_COUNT_RE.sub(r"\1번", text)
-        text = _POLITE_RE.sub(_plain_ending, text)
+        text = _ko_clauses(_POLITE_RE.sub(_plain_ending, text))
         text = _PARTICLE_RE.sub(_particle, text)
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
+    else:
+        text = _HAN_DAYS_RE.sub(r"\1天", text)
     return text

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
-__all__ = ["_CODE_GLUE", "_TABLE_GLUE", "_measure_verbs", "_table_binding", "_table_glue"]
+__all__ = ["_CODE_GLUE", "_TABLE_GLUE", "_measure_verbs", "_table_binding", "_table_glue", "table_claim"]
 
 
 _CODE_GLUE = frozenset(
@@ -49,6 +49,44 @@ _TABLE_GLUE = frozenset(
 #: cell of the 玄米 row; "…是…" in Chinese. Only in a table reading, where the row binds
 #: the values.
 _CJK_TABLE_GLUE = frozenset("はのがですだ是的为")
+
+
+#: "This product" opening a CJK claim that reads a table row of the document's product.
+_CJK_THIS_PRODUCT_RE = re.compile(r"^\s*(?:本产品|本產品|该产品|本机|本品|本製品|この製品|본 제품)(?:的|の|は|은)?")
+
+#: Session 8: the Korean particles and copula a claim adds when it reads a table row as a
+#: sentence ("공사·이사 차량의 무료 시간은 8시간이다" for "| 공사·이사 차량 | 8시간 |"), as
+#: は/の/です are in Japanese: a word's final topic, subject or genitive particle (by its
+#: allomorph: 은/이 after a final consonant, 는/가 after a vowel) and the present copula
+#: 이다/입니다/이며 after a value. Tense and negation stay (이었다, 아니다 are kept).
+_KO_ROW_PARTICLE_RE = re.compile(r"(?<=[가-힣])(은|는|이|가|의)(?=\s)")
+_KO_ROW_COPULA_RE = re.compile(r"(?<=[\d%A-Za-z가-힣)])\s?(?:이다|입니다|이며|이고)(?=[\s.,。]|$)")
+#: "…에 있다/있으며" (is at) reads the location (위치) column, as "at"/"in" is glue in English; the
+#: Japanese range end "まで" after "から" ("6時から23時まで" for the cell "6時から23時").
+_KO_ROW_AT_RE = re.compile(r"(?<=[가-힣\d])에 있(?:으며|고|다|습니다)(?=[\s.,]|$)")
+_JA_ROW_UNTIL_RE = re.compile(r"(から[^、。から]{1,12}?)まで")
+
+
+def _ko_row_particle(m: re.Match[str]) -> str:
+    syl = m.string[m.start() - 1]
+    batchim = (ord(syl) - 0xAC00) % 28 != 0
+    p = m.group(1)
+    if p == "의" or (p in ("은", "이") and batchim) or (p in ("는", "가") and not batchim):
+        return ""
+    return p
+
+
+def table_claim(claim_text: str) -> str:
+    """The claim as a table row reads it: without a CJK "this product" subject, and
+    without the Korean particles, copula and "에 있다" or the Japanese range end "まで"
+    of a row reading."""
+    text = _CJK_THIS_PRODUCT_RE.sub("", claim_text, count=1)
+    if re.search("[가-힣]", text):
+        text = _KO_ROW_AT_RE.sub(" 위치", text)  # "is at" names the location column
+        text = _KO_ROW_COPULA_RE.sub("", _KO_ROW_PARTICLE_RE.sub(_ko_row_particle, text))
+    elif "まで" in text:
+        text = _JA_ROW_UNTIL_RE.sub(r"\1", text)
+    return text
 
 
 def _table_glue(t: AccountToken) -> bool:
@@ -106,13 +144,18 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
         names = [_REQUIRED_RE.sub(r" \1 ", names[0]), *names[1:], *required]
     if not any(_names_row(name, claim) for name in names if name.strip()):
         return f"the row is about {label.strip()!r}"
+    # Session 8: a CJK claim that names columns reads its values from those columns only
+    # ("완속 충전기의 출력은 지하 1층이다" names 출력: "지하 1층" is the 위치 cell).
+    named = [
+        k for k in range(1, len(heads)) if heads[k].strip() and _names_row(heads[k], claim)
+    ] if any(t.kind == "c" for t in claim) else []
     for i, t in enumerate(words):
         if t.kind != "n":
             continue
         near = [words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)]
         ok = False
         for at, cell in enumerate(cells):
-            if not any(_same(t, e) for e in cell):
+            if not any(_same(t, e) for e in cell) or (named and at not in named and at != 0):
                 continue
             if _other_column(heads, cells, at, t, claim):
                 continue  # "512 GB of RAM" read from the Storage cell

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from cairn.answer.cjk_forms import canonical_cjk
+from cairn.answer.cjk_forms import canonical_cjk, western_forms
 from cairn.answer.glued import glued_pieces
 from cairn.answer.inflect import expand_contractions, word_stem
 from cairn.answer.normalise import (
@@ -377,29 +377,34 @@ _CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가
 #: ("内釜と内ぶたは", "玄米とおかゆを", "日付と時刻の") coordinates two nouns: read as the enumeration comma. Only when "A" starts
 #: the sentence or follows punctuation or "の", and neither item holds a particle, so a
 #: conditional "押すと" or a quoting "と" is never read so.
+#: Session 8: "AやB" too ("客室や廊下で"), after a topic, subject, object or place
+#: particle too ("規則は本館と別館の"), before "で" too; never "として", "という" or
+#: "と一緒に"/"と共に" (with).
 _JA_TO_RE = re.compile(
-    r"(^|[、。，：；|\s（(の])([^\s、。，はがをもにでとのへや|（）()]{1,10})と"
-    r"([^\s、。，はがをもにでとのへや|（）()]{1,10})(?=[はがをもにの])"
+    r"(^|[、。，：；|\s（(のはがをにで])([^\s、。，はがをもにでとのへや|（）()]{1,10})([とや])"
+    r"(?!して|しての|いう|いった|一緒|共に|ともに|同様|同じ|なる|なり|なっ)"
+    r"([^\s、。，はがをもにでとのへや|（）()]{1,10})(?=[はがをもにので])"
 )
 
 
 #: In Japanese "、" also ends a clause ("冷蔵し、肉は冷凍する"): after a hiragana (a verb
 #: ending or a particle) it is read as the clause comma "，", so the enumeration comma
 #: only joins nouns and the clauses around it cannot be reordered as list items.
-_JA_CLAUSE_COMMA_RE = re.compile("(?<=[\u3041-\u309f])、")
+#: Session 8: after a conditional or temporal noun too ("喫煙した場合、", "到着の際、").
+_JA_CLAUSE_COMMA_RE = re.compile("(?:(?<=[\u3041-\u309f])|(?<=場合)|(?<=際)|(?<=以降)|(?<=以後))、")
 _KANA_RE = re.compile("[\u3041-\u309f\u30a0-\u30ff]")
 
 
 def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
     text = canonical_cjk(text)
     if _KANA_RE.search(text):
-        text = _JA_TO_RE.sub(r"\1\2、\3", _JA_CLAUSE_COMMA_RE.sub("，", text))
+        text = _JA_TO_RE.sub(r"\1\2、\4", _JA_CLAUSE_COMMA_RE.sub("，", text))
     text = _CJK_COORDINATORS.sub("、", _cjk_numerals(text))
     pos = 0
     # The last quantity when it ends where this piece starts: (dim, unit factor, total).
     last: tuple[str, Fraction, Fraction] | None = None
     for m in _CJK_SPLIT_RE.finditer(text):
-        if m.start() != pos:
+        if text[pos : m.start()].strip():  # "1시간 30분" is one value, as "1時間30分" is
             last = None
         _cjk_plain(text[pos : m.start()], out)
         piece = m.group()
@@ -428,7 +433,11 @@ def _cjk_plain(text: str, out: list[AccountToken]) -> None:
 
     def flush() -> None:
         if buf:
-            _latin_tokens("".join(buf), out)
+            # Session 8: a Latin run reads its rates as Latin text does ("600 m³/h" in a
+            # CJK sentence is the rate a table cell "600 m³/h" is).
+            latin: list[AccountToken] = []
+            _latin_tokens("".join(buf), latin)
+            out.extend(with_rates(tuple(latin), AccountToken))
             buf.clear()
 
     for ch in text:
@@ -446,7 +455,7 @@ def _cjk_plain(text: str, out: list[AccountToken]) -> None:
 @functools.lru_cache(maxsize=8192)
 def account_tokens(text: str) -> tuple[AccountToken, ...]:
     """The account tokens of ``text`` (dates normalised, numbers and quantities keyed)."""
-    text = normalise_dates(text)
+    text = normalise_dates(western_forms(text) if has_cjk(text) else text)
     out: list[AccountToken] = []
     if not has_cjk(text):
         text = spoken_quantities(expand_contractions(text))
