@@ -7,9 +7,12 @@ corpus path), so every library error class below is really reproduced, not mocke
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import random
 import shutil
+import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +21,7 @@ from typing import Any
 import pytest
 
 from cairn.errors import IngestError
-from cairn.ingest import converters
+from cairn.ingest import converters, pipeline
 from cairn.ingest.converters import (
     Converted,
     ConvertLimits,
@@ -26,6 +29,8 @@ from cairn.ingest.converters import (
     converter_for,
     register_converter,
 )
+from cairn.ingest.converters.ooxml import XlsxConverter
+from cairn.ingest.workers import _start_method
 from tests.conftest import CAIRN_BIN, SHARED
 
 OFFICE = SHARED / "corpora" / "office"
@@ -202,3 +207,68 @@ def test_the_converter_boundary_maps_every_exception(error: BaseException, code:
 def test_interrupts_are_not_file_errors(error: BaseException) -> None:
     with pytest.raises(type(error)):
         convert_bytes(_Failing(error), b"x", "a.failing")
+
+
+class _TightXlsx(XlsxConverter):
+    """The xlsx converter with a cell limit every corpus spreadsheet is over."""
+
+    limits = dataclasses.replace(XlsxConverter.limits, max_cells=10)
+    calls = 0
+
+    def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
+        type(self).calls += 1
+        return super().convert(data, path, limits)
+
+
+@pytest.mark.usefixtures("registry")
+def test_a_file_over_a_conversion_limit_is_not_converted_again(ws: Any, folder: Path) -> None:
+    register_converter(_TightXlsx(), first=True)
+    ws.add_collection(folder, name="mixed")
+    first = ws.index()
+    assert {e.path: e.code for e in first.errors}["good.xlsx"] == "too_large"
+    calls = _TightXlsx.calls
+    again = ws.index()
+    assert _TightXlsx.calls == calls  # recorded with its bytes' hash, like a corrupt file
+    assert {e.path: e.code for e in again.errors}["good.xlsx"] == "too_large"
+
+
+_TEST_PID = os.getpid()
+
+
+class _Segfault:
+    """A converter whose native library crashes the process converting the file."""
+
+    id = "segfault"
+    version = "1"
+    suffixes: tuple[str, ...] = (".segfault",)
+    limits = ConvertLimits()
+
+    def convert(self, data: bytes, path: str, limits: ConvertLimits) -> Converted:
+        if os.getpid() == _TEST_PID:  # never crash the test runner itself
+            raise RuntimeError("converted outside a worker process")
+        os.kill(os.getpid(), signal.SIGSEGV)
+        raise AssertionError("unreachable")
+
+
+@pytest.mark.usefixtures("registry")
+def test_a_converter_crashing_its_worker_costs_that_file_only(
+    ws: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if (os.cpu_count() or 1) < 2 or _start_method() != "fork":
+        pytest.skip("needs forked index workers (2+ cores, no native thread pool loaded)")
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_FILES", 8)
+    monkeypatch.setattr(pipeline, "PARALLEL_CHUNK", 4)
+    register_converter(_Segfault())
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(40):
+        (root / f"note{i:02d}.md").write_text(f"# Note {i}\n\nkestrel{i} is here.\n", encoding="utf-8")
+    (root / "note17.segfault").write_bytes(b"boom")
+    ws.add_collection(root, name="many", include=["**/*.segfault"])
+    summary = ws.index()
+    assert (summary.counts.added, summary.counts.failed) == (40, 1)
+    assert [(e.path, e.code) for e in summary.errors] == [("note17.segfault", "corrupt")]
+    assert "crashed the worker process" in summary.errors[0].message
+    assert _searchable(ws, "kestrel39", "cairn://many/note39.md")
+    again = ws.index()  # not converted again: no crash, the error stands
+    assert (again.counts.failed, again.counts.parsed) == (1, 0)
