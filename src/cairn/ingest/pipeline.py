@@ -13,6 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,7 +29,14 @@ from cairn.ingest.prepare import (
 )
 from cairn.ingest.structure import keep_old_revisions
 from cairn.ingest.walker import FoundFile, walk_collection
-from cairn.ingest.workers import Job, _decode, _init_worker, _prepare_in_worker, _start_method
+from cairn.ingest.workers import (
+    Job,
+    _decode,
+    _init_worker,
+    _prepare_in_worker,
+    _start_method,
+    prepare_isolated,
+)
 from cairn.store.protocol import Store
 from cairn.store.records import (
     CollectionRecord,
@@ -80,7 +88,9 @@ PARALLEL_WINDOW = 8
 
 #: Failures retried on every run: they say nothing about the file's bytes (a fixed
 #: permission, a newly installed extra, a raised size limit change neither size nor
-#: mtime), and finding them again costs no read or conversion.
+#: mtime), and finding them again costs no read or conversion. ``too_large`` only when
+#: the file was refused unread: a conversion over its limits (cells, characters, memory)
+#: is the bytes' own, recorded with their hash like ``corrupt``, and not redone each run.
 RETRIED_CODES = frozenset({"unreadable", "missing_dependency", "too_large"})
 
 
@@ -166,7 +176,7 @@ class Indexer:
 
         def failure(p: Prepared) -> FileFailure:
             code, message = p.error or ("internal", "file could not be prepared")
-            if code in RETRIED_CODES:
+            if code in RETRIED_CODES and not (code == "too_large" and p.source_hash):
                 return FileFailure(p.found.path, code, message)
             return FileFailure(p.found.path, code, message, p.found.size, p.found.mtime_ns, p.source_hash or None)
 
@@ -293,20 +303,37 @@ class Indexer:
             return
         chunks = [jobs[i : i + PARALLEL_CHUNK] for i in range(0, len(jobs), PARALLEL_CHUNK)]
         method = _start_method()
-        with ProcessPoolExecutor(
-            max_workers=workers, mp_context=mp.get_context(method), initializer=_init_worker,
-            # Only a forked worker inherits this process's descriptors (the writer lock).
-            initargs=(vanished, self.limits, self.count_tokens,
-                      self.store.held_fds() if method == "fork" else ()),
-        ) as pool:
-            # A bounded window of chunks in flight keeps memory flat however large the corpus.
-            window: deque[Future[bytes]] = deque()
-            for chunk in chunks:
-                window.append(pool.submit(_prepare_in_worker, chunk))
-                if len(window) > PARALLEL_WINDOW * workers:
-                    yield from _decode(window.popleft().result())
-            while window:
-                yield from _decode(window.popleft().result())
+
+        def start_pool(max_workers: int) -> ProcessPoolExecutor:
+            return ProcessPoolExecutor(
+                max_workers=max_workers, mp_context=mp.get_context(method), initializer=_init_worker,
+                # Only a forked worker inherits this process's descriptors (the writer lock).
+                initargs=(vanished, self.limits, self.count_tokens,
+                          self.store.held_fds() if method == "fork" else ()),
+            )
+
+        done = 0  # chunks yielded
+        while done < len(chunks):
+            try:
+                with start_pool(workers) as pool:
+                    # A bounded window of chunks in flight keeps memory flat however large the corpus.
+                    window: deque[Future[bytes]] = deque()
+                    for chunk in chunks[done:]:
+                        window.append(pool.submit(_prepare_in_worker, chunk))
+                        if len(window) > PARALLEL_WINDOW * workers:
+                            prepared = _decode(window.popleft().result())
+                            done += 1
+                            yield from prepared
+                    while window:
+                        prepared = _decode(window.popleft().result())
+                        done += 1
+                        yield from prepared
+            except BrokenProcessPool:
+                # A library killed its worker (a segfault, an abort): the pool is gone with
+                # every chunk in flight. The first of them is redone apart to find the file,
+                # the rest in a new pool (which isolates the next chunk if it crashes again).
+                yield from prepare_isolated(chunks[done], start_pool)
+                done += 1
 
     def _renamed_title(self, old: KnownFile, new_path: str) -> str:
         """The title a fresh index of ``new_path`` would give (its bytes are unchanged)."""

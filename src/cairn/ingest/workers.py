@@ -10,6 +10,9 @@ import os
 import pickle
 import sys
 import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from cairn.ingest.prepare import IngestLimits, Prepared, TokenCounter, prepare_file
 from cairn.ingest.walker import FoundFile
@@ -78,6 +81,25 @@ def _prepare_in_worker(jobs: list[Job]) -> bytes:
         prepare_file(found, known_hash, vanished, limits, count_tokens, failed)
         for found, known_hash, failed in jobs
     ])
+
+
+#: The error of a file whose conversion killed the worker process running it.
+CRASHED = ("corrupt", "converting this file crashed the worker process (a segfault or abort in its library)")
+
+
+def prepare_isolated(jobs: list[Job], start_pool: Callable[[int], ProcessPoolExecutor]) -> list[Prepared]:
+    """Prepare ``jobs`` that were in flight when a worker died, in fresh one-worker pools,
+    halving them until the file that kills its worker is alone: that file fails with
+    :data:`CRASHED` (recorded like ``corrupt``, so the next run does not crash on it
+    again); every other file is prepared as usual."""
+    try:
+        with start_pool(1) as pool:
+            return _decode(pool.submit(_prepare_in_worker, jobs).result())
+    except BrokenProcessPool:
+        if len(jobs) == 1:
+            return [Prepared(jobs[0][0], "", None, CRASHED)]
+        half = len(jobs) // 2
+        return prepare_isolated(jobs[:half], start_pool) + prepare_isolated(jobs[half:], start_pool)
 
 
 # Results cross the process boundary as marshal bytes of plain tuples: decoding them is

@@ -17,6 +17,7 @@ from cairn.ingest.converters.base import (
     Converter,
     ConvertLimits,
     check_deadline,
+    corrupt_error,
     time_limit,
 )
 from cairn.ingest.converters.legacy import DocConverter, PptConverter, XlsConverter
@@ -69,6 +70,12 @@ def convert_bytes(converter: Converter, data: bytes, path: str, limits: ConvertL
 
     Raises :class:`IngestError` (``too_large``, ``timeout``, ``corrupt``, ``encrypted``,
     ``zip_bomb``, ``missing_dependency``...). Never returns a partial conversion.
+
+    This is the converter boundary: whatever else a converter or its library raises on a
+    file's bytes (``zlib.error``, ``NotImplementedError``, xlrd's ``CompDocError``...) is
+    the file's fault as far as the index can tell, so it becomes ``corrupt`` with the
+    library's message (``MemoryError`` is ``too_large``). Only ``KeyboardInterrupt`` and
+    ``SystemExit`` pass through.
     """
     limits = limits or converter.limits
     if len(data) > limits.max_bytes:
@@ -81,8 +88,12 @@ def convert_bytes(converter: Converter, data: bytes, path: str, limits: ConvertL
         warnings.simplefilter("ignore")
         try:
             result = converter.convert(data, path, limits)
+        except IngestError:
+            raise
         except MemoryError as exc:
             raise IngestError(f"{converter.id} conversion ran out of memory", code="too_large") from exc
+        except Exception as exc:  # a library failing on these bytes costs this file, never the run
+            raise corrupt_error(f"{converter.id} file", exc) from exc
     return result
 
 

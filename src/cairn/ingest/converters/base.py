@@ -30,6 +30,7 @@ __all__ = [
     "check_deadline",
     "check_zip",
     "clean_text",
+    "corrupt_error",
     "import_library",
     "missing_dependency",
     "pipe_table",
@@ -169,6 +170,18 @@ def import_library(module: str, package: str) -> Any:
         raise missing_dependency(module, package) from exc
 
 
+def corrupt_error(what: str, exc: BaseException) -> IngestError:
+    """The ``corrupt`` error for a library that failed on a file's bytes: ``unreadable
+    {what} (zlib.error: Error -3 while decompressing data...)``. A library's own class is
+    named with its package, since bare names such as zlib's ``error`` say nothing."""
+    kind = type(exc)
+    package = kind.__module__.partition(".")[0]
+    name = kind.__qualname__ if package == "builtins" else f"{package}.{kind.__qualname__}"
+    detail = str(exc).strip()
+    return IngestError(f"unreadable {what} ({name}: {detail})" if detail else f"unreadable {what} ({name})",
+                       code="corrupt")
+
+
 @contextlib.contextmanager
 def unreadable(what: str,
                errors: type[BaseException] | tuple[type[BaseException], ...]) -> Iterator[None]:
@@ -179,7 +192,7 @@ def unreadable(what: str,
     except IngestError:
         raise
     except errors as exc:
-        raise IngestError(f"unreadable {what} ({type(exc).__name__}: {exc})", code="corrupt") from exc
+        raise corrupt_error(what, exc) from exc
 
 
 def check_cells(cells: int, limits: ConvertLimits) -> None:
