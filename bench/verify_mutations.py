@@ -15,7 +15,10 @@ absent) — and rewrites each one in two ways:
 * **meaning-changing** variants of the same sentences (the verifier must never say
   ``supported``): another number, a negation added or dropped, another modal, two names
   or the ends of "from X to Y" swapped, another unit without conversion, another
-  quantifier, an antonym.
+  quantifier, an antonym; and, for the body rows of the notes' tables, a row whose cell
+  says "no" ("not included", "No", "none", "–") read as having what its column names
+  ("Tidewave has EU roaming") or with the cell's "not" dropped ("EU roaming is included
+  with Tidewave").
 
 Each variant is verified against its source: the whole note for a note sentence, the
 abstract / conversation session / page for a corpus sentence (one evidence span, as the
@@ -101,6 +104,17 @@ def _cjk_prose(line: str) -> Iterator[str]:
             yield sent.strip()
 
 
+def _table_rows(text: str) -> Iterator[str]:
+    """Each body row of a Markdown table, as "header row\nrow" (the generators read both)."""
+    lines = text.splitlines()
+    for i in range(1, len(lines) - 1):
+        if re.fullmatch(r"\s*\|[\s|:-]+\|\s*", lines[i]) and lines[i - 1].lstrip().startswith("|"):
+            j = i + 1
+            while j < len(lines) and lines[j].lstrip().startswith("|"):
+                yield f"{lines[i - 1]}\n{lines[j]}"
+                j += 1
+
+
 def note_sentences() -> list[Sentence]:
     out = []
     for path in sorted(NOTES.glob("*.md")):
@@ -108,6 +122,7 @@ def note_sentences() -> list[Sentence]:
         for line in text.splitlines():
             out += [Sentence("notes", path.name, s, text) for s in _prose(line)]
             out += [Sentence("notes-cjk", path.name, s, text) for s in _cjk_prose(line)]
+        out += [Sentence("notes-table", path.name, r, text) for r in _table_rows(text) if not _CJK.search(r)]
     return out
 
 
@@ -905,6 +920,49 @@ def c_range_swap(s: str) -> str | None:
     return s[: m.start()] + f"to {m.group(1)} from {m.group(2)}" + s[m.end():]
 
 
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+_NEG_CELL = re.compile(r"^(?:not|no)\s+(?P<rest>[a-z].*)$", re.IGNORECASE)
+_NO_CELL = frozenset(["no", "none", "-", "–", "—", "✗", "✘", "×", "n/a", "not available", "not included",
+                      "excluded", "not supported", "not allowed"])
+
+
+def _negative_cell(row: str) -> tuple[str, str, str] | None:
+    """(row label, column header, cell) of the first negative non-first cell of a table row."""
+    header, line = row.split("\n", 1)
+    heads, cells = _cells(header), _cells(line)
+    if len(heads) != len(cells) or len(cells) < 2:
+        return None
+    for head, cell in zip(heads[1:], cells[1:], strict=True):
+        if head and (cell.lower() in _NO_CELL or _NEG_CELL.match(cell)):
+            return cells[0].strip("*` "), head, cell
+    return None
+
+
+def c_table_has_column(s: str) -> str | None:
+    """A row whose cell says "no" read as having what its column names: "Tidewave has EU
+    roaming" from "| Tidewave | not included |" under "EU roaming"."""
+    found = _negative_cell(s)
+    if found is None:
+        return None
+    label, head, _cell = found
+    return f"{label} has {head}."
+
+
+def c_table_negation_dropped(s: str) -> str | None:
+    """A "not X"/"no X" cell read without its negation: "EU roaming is included with Tidewave"."""
+    found = _negative_cell(s)
+    if found is None:
+        return None
+    label, head, cell = found
+    m = _NEG_CELL.match(cell)
+    if not m:
+        return None
+    return f"{head} is {m.group('rest')} with {label}."
+
+
 def c_semicolon_list(s: str) -> str | None:
     m = _SEMI_LIST.search(s)
     if not m or m.group("c") in _NOT_NOUN or m.group("a").lower() in _NOT_NOUN:
@@ -955,6 +1013,8 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "ordinal-changed": c_ordinal,
     "range-ends-swapped": c_range_swap,
     "list-across-semicolon": c_semicolon_list,
+    "table-has-negative-column": c_table_has_column,
+    "table-cell-negation-dropped": c_table_negation_dropped,
 }
 
 
@@ -972,6 +1032,8 @@ def variants(sentences: list[Sentence]) -> list[Variant]:
                     not cjk and name.startswith("cjk-")
                 ):
                     continue
+                if (sent.source == "notes-table") != name.startswith("table-"):
+                    continue  # table rows are read by the table generators only
                 claim = mutate(sent.text)
                 if claim is None or (claim == sent.text and name != "verbatim"):
                     continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cairn.answer.table_polarity import negative_cell_read
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
 __all__ = ["_CODE_GLUE", "_TABLE_GLUE", "_measure_verbs", "_table_binding", "_table_glue"]
@@ -89,7 +90,11 @@ def _measure_verbs(claim: list[AccountToken]) -> set[int]:
 def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     """In a table row, a number of the claim must be read from a cell that says nothing
     else, or next to a word the claim puts next to it: "Lyra 14 G3" is not accounted by
-    "Lyra 16 G3" and "14 cores" in the same row."""
+    "Lyra 16 G3" and "14 cores" in the same row. A negative cell the claim reads keeps
+    its polarity (see :mod:`cairn.answer.table_polarity`)."""
+    polarity = negative_cell_read(claim, reading)
+    if polarity:
+        return polarity
     pairs = reading.split(" ; ")
     cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in pairs]
     heads = [pair.split(" : ", 1)[0] if " : " in pair else "" for pair in pairs]
