@@ -970,6 +970,194 @@ def c_semicolon_list(s: str) -> str | None:
     return f"{m.group('head')}{m.group('a')}, {m.group('b')} and {m.group('c')}."
 
 
+# --- session 8: universal quantifiers, currency subunits, fortnights, gapped objects ------------
+
+_UNIVERSAL_LEAD = re.compile(r"^(Every|Each|Any|All) ([a-z][\w-]*(?: [a-z][\w-]*){1,3})\b")
+_PLURAL_AGREE = {"is": "are", "was": "were", "has": "have", "does": "do"}
+
+
+def _plural_noun(noun: str) -> str:
+    if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
+
+
+def _universal(s: str) -> tuple[str, str, str, str, str] | None:
+    """(quantifier, noun modifiers, head noun, verb, rest) of a sentence opening "Every/Each/Any
+    X <verb>" (singular) or "All Xs <verb>" (plural), the verb a modal or an agreeing form."""
+    m = _UNIVERSAL_LEAD.match(s)
+    if m is None:
+        return None
+    q, words = m.group(1), m.group(2).split(" ")
+    plural = q == "All"
+    for at in range(1, len(words)):
+        mods, noun, verb = " ".join(words[: at - 1]), words[at - 1], words[at]
+        mods = mods + " " if mods else ""
+        rest = s[m.start(2) + len(" ".join(words[: at + 1])):]
+        if any(w in _NOT_ITEM for w in (mods + noun).split()) or noun in _MODALS or noun in _PLURAL_AGREE:
+            return None
+        if plural != (noun.endswith("s") and not noun.endswith("ss")):
+            continue
+        if verb in _MODALS or verb == "cannot" or verb in _PLURAL_AGREE or verb in _AGREE:
+            return q, mods, noun, verb, rest
+        if not plural and re.fullmatch(r"[a-z]{3,}s", verb) and not verb.endswith(("ss", "ous", "ics")):
+            return q, mods, noun, verb, rest
+        if plural and re.fullmatch(r"[a-z]{3,}", verb) and not verb.endswith(("s", "ed", "ing", "ly")):
+            return q, mods, noun, verb, rest
+    return None
+
+
+def _agree_plural(verb: str) -> str:
+    if verb in _MODALS or verb == "cannot":
+        return verb
+    if verb in _PLURAL_AGREE:
+        return _PLURAL_AGREE[verb]
+    return verb[:-2] if verb.endswith(("shes", "ches", "xes", "oes")) else verb[:-1]
+
+
+def m_universal_all(s: str) -> str | None:
+    """"Every line must support 5G" → "All lines must support 5G" (and "All Xs" → "Every X")."""
+    found = _universal(s)
+    if found is None:
+        return None
+    q, mods, noun, verb, rest = found
+    if q == "All":
+        sing = _singular(noun)
+        if sing is None:
+            return None
+        new_verb = _AGREE.get(verb, verb) if verb in _AGREE or verb in _MODALS or verb == "cannot" else (
+            verb + ("es" if verb.endswith(("sh", "ch", "x", "o")) else "s"))
+        return f"Every {mods}{sing} {new_verb}{rest}"
+    return f"All {mods}{_plural_noun(noun)} {_agree_plural(verb)}{rest}"
+
+
+def m_universal_bare(s: str) -> str | None:
+    """"Any discrepancy must be reported" → "Discrepancies must be reported": a universal
+    subject of a rule (a modal or the present tense) as a bare plural."""
+    found = _universal(s)
+    if found is None or found[3] in ("was", "were", "did", "had"):
+        return None
+    q, mods, noun, verb, rest = found
+    head = f"{mods}{noun} {verb}" if q == "All" else f"{mods}{_plural_noun(noun)} {_agree_plural(verb)}"
+    return head[0].upper() + head[1:] + rest
+
+
+def m_each_floating(s: str) -> str | None:
+    """"Each field engineer uses 8 GB" → "Field engineers each use 8 GB"."""
+    found = _universal(s)
+    if found is None or found[0] != "Each" or found[3] in _MODALS or found[3] in _PLURAL_AGREE:
+        return None
+    _q, mods, noun, verb, rest = found
+    head = f"{mods}{_plural_noun(noun)} each {_agree_plural(verb)}"
+    return head[0].upper() + head[1:] + rest
+
+
+def c_universal_some(s: str) -> str | None:
+    """"Every line must support 5G" → "Some lines must support 5G"."""
+    found = _universal(s)
+    if found is None:
+        return None
+    q, mods, noun, verb, rest = found
+    if q == "All":
+        return f"Some {mods}{noun} {verb}{rest}"
+    return f"Some {mods}{_plural_noun(noun)} {_agree_plural(verb)}{rest}"
+
+
+def c_universal_one(s: str) -> str | None:
+    """"All lines must support 5G" → "One line must support 5G" (a count for the universal)."""
+    found = _universal(s)
+    if found is None or found[0] != "All":
+        return None
+    _q, mods, noun, verb, rest = found
+    sing = _singular(noun)
+    if sing is None:
+        return None
+    new_verb = _AGREE.get(verb, verb) if verb in _AGREE or verb in _MODALS or verb == "cannot" else (
+        verb + ("es" if verb.endswith(("sh", "ch", "x", "o")) else "s"))
+    return f"One {mods}{sing} {new_verb}{rest}"
+
+
+_SUBUNIT = re.compile(r"(?<![\w.])([£€$])0\.(\d\d)(?!\d)(?![.,]\d)")
+
+
+def m_subunit(s: str) -> str | None:
+    """"£0.35" → "35p", "€0.10" → "10 cents", "$0.05" → "5 cents"."""
+    m = _SUBUNIT.search(s)
+    if m is None or m.group(2) == "00":
+        return None
+    n = int(m.group(2))
+    word = f"{n}p" if m.group(1) == "£" else f"{n} cent" + ("s" if n != 1 else "")
+    return s[: m.start()] + word + s[m.end():]
+
+
+def c_subunit(s: str) -> str | None:
+    """"£0.35" → "35 cents" (another currency's subunit), "€0.10" → "10p"; "£0.35" → "3.5p"."""
+    m = _SUBUNIT.search(s)
+    if m is None or m.group(2) == "00":
+        return None
+    n = int(m.group(2))
+    word = f"{n} cents" if m.group(1) == "£" else f"{n}p"
+    return s[: m.start()] + word + s[m.end():]
+
+
+def c_subunit_scale(s: str) -> str | None:
+    """"£0.35" → "0.35p": the subunit read with the main unit's number."""
+    m = _SUBUNIT.search(s)
+    if m is None or m.group(2) == "00":
+        return None
+    word = f"0.{m.group(2)}p" if m.group(1) == "£" else f"0.{m.group(2)} cents"
+    return s[: m.start()] + word + s[m.end():]
+
+
+_TWO_WEEKS = re.compile(r"\b(every|a|per|for|in|within|after) (?:2|two) weeks\b", re.IGNORECASE)
+
+
+def m_fortnight(s: str) -> str | None:
+    """"every 2 weeks" → "every fortnight", "for 2 weeks" → "for a fortnight"."""
+    m = _TWO_WEEKS.search(s)
+    if m is None:
+        return None
+    lead = m.group(1)
+    word = f"{lead} fortnight" if lead.lower() in ("every", "a", "per") else f"{lead} a fortnight"
+    return s[: m.start()] + word + s[m.end():]
+
+
+def c_fortnight(s: str) -> str | None:
+    """"every 2 weeks" → "every 2 fortnights" / "every week" → "every fortnight"."""
+    m = _TWO_WEEKS.search(s)
+    if m is not None:
+        return s[: m.start()] + f"{m.group(1)} 2 fortnights" + s[m.end():]
+    m = re.search(r"\b(every|per|a) week\b", s, re.IGNORECASE)
+    if m is None:
+        return None
+    return s[: m.start()] + f"{m.group(1)} fortnight" + s[m.end():]
+
+
+_GAPPED_OBJECTS = re.compile(
+    r"^(?P<subj>[A-Z][\w-]*(?: [A-Z][\w-]*)?) (?P<verb>[a-z]{3,}s) (?P<a>(?:[A-Z][\w-]*|\d[\w.]*)(?: [\w-]+){0,2}) "
+    r"(?P<p>for|to|in|at|on|with) (?P<x>(?:the )?[\w-]+(?: [\w-]+)?) and "
+    r"(?P<b>(?:[A-Z][\w-]*|\d[\w.]*)(?: [\w-]+){0,2}) (?P=p) (?P<y>(?:the )?[\w-]+(?: [\w-]+)?)(?P<end>[.]?)$"
+)
+
+
+def m_gapped_objects(s: str) -> str | None:
+    """"P recommends A for x and B for y." → "P recommends B for y and A for x."."""
+    m = _GAPPED_OBJECTS.match(s)
+    if m is None:
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']} {g['b']} {g['p']} {g['y']} and {g['a']} {g['p']} {g['x']}{g['end']}"
+
+
+def c_gapped_objects(s: str) -> str | None:
+    """"P recommends A for x and B for y." → "P recommends A for y and B for x." (crossed)."""
+    m = _GAPPED_OBJECTS.match(s)
+    if m is None or m.group("x") == m.group("y"):
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']} {g['a']} {g['p']} {g['y']} and {g['b']} {g['p']} {g['x']}{g['end']}"
+
+
 PRESERVING: dict[str, Callable[[str], str | None]] = {
     "verbatim": m_verbatim,
     "reorder": m_reorder,
@@ -1000,6 +1188,12 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "cjk-number": m_cjk_number,
     "range-ends-reordered": m_range_reorder,
     "size-sides-reordered": m_size_reorder,
+    "universal-all-every": m_universal_all,
+    "universal-bare-plural": m_universal_bare,
+    "each-floating": m_each_floating,
+    "currency-subunit": m_subunit,
+    "fortnight": m_fortnight,
+    "gapped-objects-reordered": m_gapped_objects,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -1015,6 +1209,12 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "list-across-semicolon": c_semicolon_list,
     "table-has-negative-column": c_table_has_column,
     "table-cell-negation-dropped": c_table_negation_dropped,
+    "universal-to-some": c_universal_some,
+    "universal-to-one": c_universal_one,
+    "currency-subunit-other": c_subunit,
+    "currency-subunit-scale": c_subunit_scale,
+    "fortnight-changed": c_fortnight,
+    "gapped-objects-crossed": c_gapped_objects,
 }
 
 

@@ -47,3 +47,126 @@ def test_a_negative_cell_is_not_read_without_its_negation(claim: str, roaming: s
 )
 def test_a_cell_read_with_its_polarity_is_supported(claim: str, roaming: str, tethering: str) -> None:
     assert _verdict(claim, _PLANS.format(roaming=roaming, tethering=tethering)) == "supported"
+
+
+# --- one universal subject said four ways: "All Xs" = "Every X" = "Each X" = "Any X" =
+# the bare plural of a rule; "Xs each V" = "Each X Vs". Another quantifier stays apart,
+# and a claim adds "all" to a bare plural only in a rule, not in a report of an event.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("All badges must be worn visibly.", "Every badge must be worn visibly."),
+        ("Every badge must be worn visibly.", "All badges must be worn visibly."),
+        ("Each badge must be worn visibly.", "All badges must be worn visibly."),
+        ("Badges must be worn visibly.", "Every badge must be worn visibly."),
+        ("All badges must be worn visibly.", "Badges must be worn visibly."),
+        ("Defects above 5 mm must be logged.", "Any defect above 5 mm must be logged."),
+        ("Night nurses each cover 12 beds.", "Each night nurse covers 12 beds."),
+        ("Each night nurse covers 12 beds.", "Night nurses each cover 12 beds."),
+        ("Guests were given a map.", "All guests were given a map."),
+    ],
+)
+def test_a_universal_subject_said_another_way_is_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Some badges must be worn visibly.", "Every badge must be worn visibly."),
+        ("Most badges must be worn visibly.", "All badges must be worn visibly."),
+        ("No badge must be worn visibly.", "Every badge must be worn visibly."),
+        ("One badge must be worn visibly.", "All badges must be worn visibly."),
+        ("All badges must be worn visibly.", "Some badges must be worn visibly."),
+        ("All badges must be worn visibly.", "Badges of visitors must be worn visibly."),
+        ("All guests were given a map.", "Guests were given a map."),
+        ("Night nurses each cover 12 beds.", "Night nurses cover 12 beds in total."),
+        ("Staff may not take any leave in March.", "Staff may not take all leave in March."),
+    ],
+)
+def test_another_quantifier_is_not_a_universal(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+# --- a generic singular subject coordinated with "or" states the plural rule with "and".
+
+
+def test_a_generic_or_subject_reads_the_plural_and_rule() -> None:
+    assert _verdict("A van or trailer needs a permit.", "Vans and trailers need a permit.") == "supported"
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    ["Vans need a permit.", "Vans need a permit and trailers need a licence.", "Vans or cars need a permit."],
+)
+def test_a_generic_or_subject_needs_both_nouns_under_one_rule(evidence: str) -> None:
+    assert _verdict("A van or trailer needs a permit.", evidence) != "supported"
+
+
+# --- money in a subunit: "35p" = £0.35; "10 cents" = €0.10 or $0.10 where the evidence
+# names that one currency; never across currencies or scales.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Calls cost 35p per minute.", "Calls cost £0.35 per minute."),
+        ("Calls cost £0.35 per minute.", "Calls cost 35p per minute."),
+        ("E-scooters cost an extra 10 cents per minute.", "E-scooters cost an extra €0.10 per minute."),
+        ("E-scooters cost an extra 5 cents per minute.", "E-scooters cost an extra $0.05 per minute."),
+    ],
+)
+def test_an_amount_in_a_subunit_is_the_same_amount(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Calls cost 35 cents per minute.", "Calls cost £0.35 per minute."),
+        ("Calls cost 35p per minute.", "Calls cost €0.35 per minute."),
+        ("Calls cost 0.35p per minute.", "Calls cost £0.35 per minute."),
+        ("Calls cost 3.5p per minute.", "Calls cost £0.35 per minute."),
+        ("E-scooters cost an extra 10 cents per minute.", "E-scooters cost an extra £0.10 per minute."),
+        ("E-scooters cost an extra 1 cent per minute.", "E-scooters cost an extra €0.10 per minute."),
+        ("E-scooters cost an extra 10 cents per minute.", "E-scooters cost an extra €10 per minute."),
+        # Two cent currencies: the cents belong to neither for sure.
+        ("E-scooters cost an extra 10 cents per minute.", "E-scooters cost an extra €0.10 or $0.12 per minute."),
+    ],
+)
+def test_an_amount_in_another_subunit_or_scale_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+# --- a fortnight is two weeks.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The bin is collected every fortnight.", "The bin is collected every 2 weeks."),
+        ("The bin is collected fortnightly.", "The bin is collected every two weeks."),
+        ("The course lasts a fortnight.", "The course lasts 14 days."),
+    ],
+)
+def test_a_fortnight_is_two_weeks(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The bin is collected every fortnight.", "The bin is collected every week."),
+        ("The bin is collected every fortnight.", "The bin is collected every 4 weeks."),
+        ("The bin is collected every 2 fortnights.", "The bin is collected every 2 weeks."),
+    ],
+)
+def test_a_fortnight_is_not_another_period(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+def test_a_universal_is_not_read_into_a_determined_subject() -> None:
+    assert _verdict("All visitor cards are returned at the desk.", "A visitor card is returned at the desk.") != "supported"
+    assert _verdict("All visitor cards are returned at the desk.", "The visitor cards are returned at the desk.") != "supported"

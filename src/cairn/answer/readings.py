@@ -1,0 +1,24 @@
+"""Other readings of a claim and its evidence unit that state the same (issue 12, session 8).
+
+:func:`cairn.answer.account.account` accounts the claim as written first; when that
+fails, it tries each reading here: the universal subject said another way
+(:mod:`cairn.answer.universals`: "All lines" = "Every line" = "Lines" in a rule) and
+amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`).
+"""
+
+from __future__ import annotations
+
+from cairn.answer.subunits import cents_reading
+from cairn.answer.universals import universal_readings
+
+__all__ = ["equivalent_readings"]
+
+
+def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> list[tuple[str, str]]:
+    """(claim, evidence) pairs to account in turn; the universal readings not for a table
+    row (a row has no sentence subject)."""
+    out = [] if table else universal_readings(claim_text, evidence_text)
+    cents = cents_reading(claim_text, evidence_text)
+    if cents is not None:
+        out.append(cents)
+    return out
