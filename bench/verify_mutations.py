@@ -1134,9 +1134,10 @@ def c_fortnight(s: str) -> str | None:
 
 
 _GAPPED_OBJECTS = re.compile(
-    r"^(?P<subj>[A-Z][\w-]*(?: [A-Z][\w-]*)?) (?P<verb>[a-z]{3,}s) (?P<a>(?:[A-Z][\w-]*|\d[\w.]*)(?: [\w-]+){0,2}) "
+    r"^(?P<subj>(?:The [a-z]+(?: [a-z]+)?|[A-Z][\w-]*(?: [A-Z][\w-]*)?)) (?P<verb>[a-z]{3,}(?:s|ed)) "
+    r"(?P<a>(?:[A-Z][\w-]*|\d[\w.]*|the [\w-]+)(?: [\w-]+){0,2}) "
     r"(?P<p>for|to|in|at|on|with) (?P<x>(?:the )?[\w-]+(?: [\w-]+)?) and "
-    r"(?P<b>(?:[A-Z][\w-]*|\d[\w.]*)(?: [\w-]+){0,2}) (?P=p) (?P<y>(?:the )?[\w-]+(?: [\w-]+)?)(?P<end>[.]?)$"
+    r"(?P<b>(?:[A-Z][\w-]*|\d[\w.]*|the [\w-]+)(?: [\w-]+){0,2}) (?P=p) (?P<y>(?:the )?[\w-]+(?: [\w-]+)?)(?P<end>[.]?)$"
 )
 
 

@@ -170,3 +170,43 @@ def test_a_fortnight_is_not_another_period(claim: str, evidence: str) -> None:
 def test_a_universal_is_not_read_into_a_determined_subject() -> None:
     assert _verdict("All visitor cards are returned at the desk.", "A visitor card is returned at the desk.") != "supported"
     assert _verdict("All visitor cards are returned at the desk.", "The visitor cards are returned at the desk.") != "supported"
+
+
+# --- "S <verb> A for x and B for y": the second part shares the subject and verb, so the
+# two pairs may come in either order; crossing the pairs is a role swap.
+
+_ROOMS = "The council assigned Room 7 to the band and Room 4 to the choir."
+_SLOTS = "The clinic offers Friday slots to children and Monday slots to adults."
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The council assigned Room 4 to the choir and Room 7 to the band.", _ROOMS),
+        ("The clinic offers Monday slots to adults and Friday slots to children.", _SLOTS),
+        ("The clinic offers Monday slots to adults.", _SLOTS),
+    ],
+)
+def test_pairs_sharing_a_verb_may_be_reordered(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The council assigned Room 4 to the band and Room 7 to the choir.", _ROOMS),
+        ("The council assigned Room 7 to the choir and Room 4 to the band.", _ROOMS),
+        ("The clinic offers Monday slots to children and Friday slots to adults.", _SLOTS),
+        ("The clinic offers Monday slots to children.", _SLOTS),
+        (
+            "The clinic offers Monday slots to adults and Friday slots to children.",
+            "The clinic offers Friday slots to children and may offer Monday slots to adults.",
+        ),
+        (
+            "The council assigned Room 4 to the choir and Room 7 to the band.",
+            "The council assigned Room 7 to the band and the mayor assigned Room 4 to the choir.",
+        ),
+    ],
+)
+def test_crossed_or_changed_pairs_are_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
