@@ -210,3 +210,50 @@ def test_pairs_sharing_a_verb_may_be_reordered(claim: str, evidence: str) -> Non
 )
 def test_crossed_or_changed_pairs_are_not_supported(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- a table row read as a sentence: "and" joins two cells of the row; "from"/"to" say
+# which way a value goes only where the row says so (a route cell "A – B" in that order,
+# an Origin or Destination column).
+
+_ROUTES = (
+    "| Route | Transit time | Freight |\n|---|---|---|\n"
+    "| Shanghai – Gothenburg | 38 days | USD 3,250 |\n"
+    "| Gothenburg – Shanghai | 40 days | USD 2,100 |\n"
+)
+_ORIGINS = "| HS code | Origin | Rate |\n|---|---|---|\n| 9403.60 | Vietnam | 2.7% |\n| 9403.60 | China | 4% |\n"
+_PASSES = (
+    "| Pass | Price | Included ride time |\n|---|---|---|\n"
+    "| Single ride | €1.50 | 30 minutes |\n| Day pass | €6.00 | 45 minutes per ride |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The transit time from Shanghai to Gothenburg is 38 days.", _ROUTES),
+        ("The transit time from Gothenburg to Shanghai is 40 days.", _ROUTES),
+        ("The rate for HS 9403.60 from Vietnam is 2.7%.", _ORIGINS),
+        ("A single ride costs €1.50 and includes 30 minutes of ride time.", _PASSES),
+        ("A single ride costs €1.50 and includes half an hour of ride time.", _PASSES),
+    ],
+)
+def test_a_row_read_with_its_direction_or_two_cells_is_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The transit time from Gothenburg to Shanghai is 38 days.", _ROUTES),
+        ("The transit time from Shanghai to Gothenburg is 40 days.", _ROUTES),
+        ("The transit time to Gothenburg is 38 days.", _ROUTES),
+        ("The rate for HS 9403.60 from China is 2.7%.", _ORIGINS),
+        ("The rate for HS 9403.60 to Vietnam is 2.7%.", _ORIGINS),
+        ("A single ride costs €1.50 and includes 45 minutes of ride time.", _PASSES),
+        ("A single ride costs €6.00 and includes 30 minutes of ride time.", _PASSES),
+        ("A single ride or a day pass costs €1.50.", _PASSES),
+    ],
+)
+def test_a_row_read_the_wrong_way_or_across_rows_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"

@@ -42,6 +42,7 @@ _TABLE_GLUE = frozenset(
         "on",
         "via",
         "there",  # "There are 14 CO2 extinguishers" reads a count cell
+        "and",  # "costs €1.50 and includes 30 minutes": two cells of the one row
     ]
 )
 
@@ -71,10 +72,11 @@ _MEASURE_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _measure_verbs(claim: list[AccountToken]) -> set[int]:
+def _measure_verbs(claim: list[AccountToken], reading: str = "") -> set[int]:
     """Positions of the claim's measure verbs and their prepositions ("runs at",
-    "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``)."""
-    out: set[int] = set()
+    "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``), and
+    of the "from"/"to" a claim puts before a value of the row (see ``_route_words``)."""
+    out: set[int] = _route_words(claim, reading) if reading else set()
     for i, t in enumerate(claim):
         dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
         if dims is None:
@@ -85,6 +87,46 @@ def _measure_verbs(claim: list[AccountToken]) -> set[int]:
         if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
             out.update(range(i, j))
     return out
+
+
+#: Column headers that say which way a lone "from"/"to" value goes.
+_DIRECTION_HEADS = {
+    "from": frozenset(["origin", "from", "source", "departure", "sender"]),
+    "to": frozenset(["destination", "to", "arrival", "recipient"]),
+}
+
+
+def _route_words(claim: list[AccountToken], reading: str) -> set[int]:
+    """Positions of "from"/"to" that only say which way a value of the row goes: "from
+    Shanghai to Gdansk" for a route cell "Shanghai – Gdansk" (both values in one cell, in
+    that order), "from Vietnam" for an Origin cell, "to Oslo" for a Destination cell.
+    Anything else keeps the words unaccounted: a reversed route, "to Vietnam" for an
+    origin, a direction the row does not state."""
+    pairs = [p.split(" : ", 1) if " : " in p else ["", p] for p in reading.split(" ; ")]
+    cells = [account_tokens(cell) for _head, cell in pairs]
+    where: dict[int, tuple[int, int]] = {}  # claim position -> (cell, position in it)
+    for i in range(len(claim) - 1):
+        if claim[i].kind == "w" and claim[i].key in ("from", "to"):
+            found = next(
+                ((c, k) for c, toks in enumerate(cells) for k, e in enumerate(toks) if _same(claim[i + 1], e)),
+                None,
+            )
+            if found is None:
+                return set()
+            where[i] = found
+    out: set[int] = set()
+    for i, (c, k) in where.items():
+        key = claim[i].key
+        partner = [where[j] for j in where if claim[j].key != key and where[j][0] == c]
+        if partner:
+            ends = [k, *(pk for _pc, pk in partner)]
+            if (key == "from" and k == min(ends)) or (key == "to" and k == max(ends)):
+                out.add(i)
+            continue
+        head = {t.key for t in account_tokens(pairs[c][0]) if t.kind == "w"}
+        if head & _DIRECTION_HEADS[key]:
+            out.add(i)
+    return out if len(out) == len(where) else set()
 
 
 def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
