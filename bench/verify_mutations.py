@@ -1159,6 +1159,59 @@ def c_gapped_objects(s: str) -> str | None:
     return f"{g['subj']} {g['verb']} {g['a']} {g['p']} {g['y']} and {g['b']} {g['p']} {g['x']}{g['end']}"
 
 
+_AUX_WORDS = frozenset(["is", "are", "was", "were", "has", "have", "had", "will", "would", "must", "may",
+                  "might", "can", "could", "should", "shall", "cannot", "does", "do", "did"])
+_SEMI_PRONOUN = re.compile(r"^(?P<a>[^;]+); (?P<pron>they|it) (?P<b>[^;]+?)(?P<end>[.]?)$")
+
+
+def _subject_split(clause: str) -> tuple[str, str] | None:
+    """(subject, rest from its auxiliary) of a clause whose auxiliary is word 2..5."""
+    words = clause.split()
+    at = next((i for i, w in enumerate(words) if w.lower() in _AUX_WORDS), None)
+    if at is None or not 1 <= at <= 4:
+        return None
+    return " ".join(words[:at]), " ".join(words[at:])
+
+
+def m_semicolon_pronoun_swap(s: str) -> str | None:
+    """"Bikes must be returned to a dock; they must not be left outside." → "Bikes must not
+    be left outside; they must be returned to a dock." (the subject stays first)."""
+    m = _SEMI_PRONOUN.match(s)
+    if m is None:
+        return None
+    split = _subject_split(m.group("a"))
+    if split is None or m.group("b").split()[0].lower() not in _AUX_WORDS:
+        return None
+    subject, rest = split
+    plural = subject.split()[-1].endswith("s")
+    if (m.group("pron") == "they") != plural:
+        return None  # "it" / "they" may stand for another noun phrase
+    if re.search(r"\b(?:a|an|the|this|these|their|its)\s+[\w-]+s\b" if plural else r"\b(?:a|an|the|this)\s", rest):
+        return None
+    return f"{subject} {m.group('b')}; {m.group('pron')} {rest}{m.group('end')}"
+
+
+def c_semicolon_pronoun_cross(s: str) -> str | None:
+    """"Bikes must be returned to a dock; they must not be left outside." → "Bikes must not
+    be returned to a dock; they must be left outside." (the negation moved across)."""
+    m = _SEMI_PRONOUN.match(s)
+    if m is None:
+        return None
+    split = _subject_split(m.group("a"))
+    b = m.group("b")
+    if split is None or b.split()[0].lower() not in _AUX_WORDS:
+        return None
+    subject, rest = split
+    a_neg, b_neg = " not " in f" {rest} ", " not " in f" {b} "
+    if a_neg == b_neg:
+        return None
+    if a_neg:
+        rest, b = rest.replace(" not ", " ", 1), b.split(" ", 1)[0] + " not " + b.split(" ", 1)[1]
+    else:
+        b, rest = b.replace(" not ", " ", 1), rest.split(" ", 1)[0] + " not " + rest.split(" ", 1)[1]
+    return f"{subject} {rest}; {m.group('pron')} {b}{m.group('end')}"
+
+
 PRESERVING: dict[str, Callable[[str], str | None]] = {
     "verbatim": m_verbatim,
     "reorder": m_reorder,
@@ -1195,6 +1248,7 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "currency-subunit": m_subunit,
     "fortnight": m_fortnight,
     "gapped-objects-reordered": m_gapped_objects,
+    "semicolon-pronoun-clause-swap": m_semicolon_pronoun_swap,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -1216,6 +1270,7 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "currency-subunit-scale": c_subunit_scale,
     "fortnight-changed": c_fortnight,
     "gapped-objects-crossed": c_gapped_objects,
+    "semicolon-negation-crossed": c_semicolon_pronoun_cross,
 }
 
 

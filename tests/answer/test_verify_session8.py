@@ -257,3 +257,38 @@ def test_a_row_read_with_its_direction_or_two_cells_is_supported(claim: str, evi
 )
 def test_a_row_read_the_wrong_way_or_across_rows_is_not_supported(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- two semicolon clauses in either order, the subject pronoun standing for the first
+# clause's subject; a claim never makes another noun phrase the pronoun's referent.
+
+_DOCKS = "Bikes must be returned to a docking station; they must not be left on the street."
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Bikes must not be left on the street; they must be returned to a docking station.",
+        "Bikes must not be left on the street.",
+    ],
+)
+def test_semicolon_clauses_may_come_in_the_other_order(claim: str) -> None:
+    assert _verdict(claim, _DOCKS) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Bikes must not be returned to a docking station; they must be left on the street.", _DOCKS),
+        ("Bikes must not be left on the street; they may be returned to a docking station.", _DOCKS),
+        ("Docking stations must not be left on the street.", _DOCKS),
+        ("A docking station must not be left on the street.", _DOCKS),
+        (
+            "Bikes must not be left on the street; they must be returned to a docking station.",
+            "Bikes must be returned to a docking station; scooters must not be left on the street.",
+        ),
+        ("Clients are optional.", "Clients may send an If-Match header with PATCH requests; it is optional."),
+    ],
+)
+def test_semicolon_clauses_keep_their_subject_and_polarity(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"

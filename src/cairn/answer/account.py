@@ -312,8 +312,8 @@ def account(
     swapped = from_first(claim_text) if problem else None  # "to 7 hours from 5 hours"
     if swapped and account(swapped, evidence_text, table=table, heading=heading) is None:
         return None
-    for alt_claim, alt_ev in equivalent_readings(claim_text, evidence_text, table=table) if problem else ():
-        if _account(alt_claim, alt_ev, table=table, heading=heading) is None:
+    for group in equivalent_readings(claim_text, evidence_text, table=table) if problem else ():
+        if all(_account(c, e, table=table, heading=heading) is None for c, e in group):
             return None  # "An X is ..." from "All Xs are ..."; "10 cents" = "€0.10"
     if problem and not table:
         # "This SLA is 3.2 ...; it replaces 3.1": a later subject pronoun read as the subject.

@@ -3,22 +3,28 @@
 :func:`cairn.answer.account.account` accounts the claim as written first; when that
 fails, it tries each reading here: the universal subject said another way
 (:mod:`cairn.answer.universals`: "All lines" = "Every line" = "Lines" in a rule) and
-amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`).
+amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`), and two
+semicolon clauses in the other order (:mod:`cairn.answer.clause_order`). A reading is a
+group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
 from __future__ import annotations
 
+from cairn.answer.clause_order import swapped_clauses
 from cairn.answer.subunits import cents_reading
 from cairn.answer.universals import universal_readings
 
 __all__ = ["equivalent_readings"]
 
 
-def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> list[tuple[str, str]]:
-    """(claim, evidence) pairs to account in turn; the universal readings not for a table
-    row (a row has no sentence subject)."""
-    out = [] if table else universal_readings(claim_text, evidence_text)
+def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> list[list[tuple[str, str]]]:
+    """Groups of (claim, evidence) pairs to account in turn; the universal and clause
+    readings not for a table row (a row has no sentence subject)."""
+    out = [] if table else [[pair] for pair in universal_readings(claim_text, evidence_text)]
     cents = cents_reading(claim_text, evidence_text)
     if cents is not None:
-        out.append(cents)
+        out.append([cents])
+    swapped = [] if table else swapped_clauses(claim_text, evidence_text)
+    if swapped:
+        out.append(swapped)
     return out

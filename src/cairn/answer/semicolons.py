@@ -13,12 +13,14 @@ DNS; the TTL is 60 seconds") are not a list and stay allowed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from cairn.answer.tokens import AccountToken, _is_conj
 
 __all__ = ["straddles_semicolon"]
 
 _SEMICOLONS = frozenset(";；")
+_PRONOUNS = frozenset(["they", "it", "he", "she", "this", "these", "them"])
 
 
 def straddles_semicolon(
@@ -35,6 +37,17 @@ def straddles_semicolon(
         return None
     if any(t.kind == "p" and t.key in _SEMICOLONS for t in claim_all):
         return None
+    # Two claim neighbours across "; they": the claim makes whatever precedes the
+    # semicolon the pronoun's referent ("Docking stations must not be left outside" from
+    # "Bikes go to a docking station; they must not be left outside"). A pronoun that
+    # stands for the first clause's subject is read by ``clause_order`` instead.
+    for a, b in pairwise(picks):
+        lo, hi = sorted((a, b))
+        between = ev[lo + 1 : hi]
+        if any(e.kind == "p" and e.key in _SEMICOLONS for e in between) and any(
+            e.kind == "w" and e.key in _PRONOUNS for e in between
+        ):
+            return "a pronoun of the evidence stands between its words"
     index = {id(t): i for i, t in enumerate(claim)}
     pairs: list[tuple[int, int]] = []
     last: int | None = None
