@@ -1212,6 +1212,35 @@ def c_semicolon_pronoun_cross(s: str) -> str | None:
     return f"{subject} {rest}; {m.group('pron')} {b}{m.group('end')}"
 
 
+_PARALLEL = re.compile(
+    r"^(?P<s>[A-Z][^,;]*?) (?P<v1>[a-z]+) (?P<c>when|if|after|before) (?P<np>(?:the|a|an) [a-z][\w-]*) "
+    r"(?P<aux1>is|are|was|were) (?P<a>[^,;]+?) and (?P<v2>[a-z]+) (?P=c) (?P<pron>it|they) "
+    r"(?P<aux2>is|are|was|were) (?P<b>[^,;]+?)(?P<end>[.]?)$"
+)
+
+
+def m_parallel_conjuncts(s: str) -> str | None:
+    """"A ride starts when the bike is unlocked and ends when it is locked." → "A ride ends
+    when the bike is locked and starts when it is unlocked." (the pronoun moves too)."""
+    m = _PARALLEL.match(s)
+    if m is None:
+        return None
+    g = m.groupdict()
+    return (f"{g['s']} {g['v2']} {g['c']} {g['np']} {g['aux2']} {g['b']} and {g['v1']} {g['c']} "
+            f"{g['pron']} {g['aux1']} {g['a']}{g['end']}")
+
+
+def c_parallel_crossed(s: str) -> str | None:
+    """"... starts when the bike is unlocked and ends when it is locked." → "... ends when the
+    bike is unlocked and starts when it is locked." (the verbs crossed)."""
+    m = _PARALLEL.match(s)
+    if m is None or m.group("v1") == m.group("v2"):
+        return None
+    g = m.groupdict()
+    return (f"{g['s']} {g['v2']} {g['c']} {g['np']} {g['aux1']} {g['a']} and {g['v1']} {g['c']} "
+            f"{g['pron']} {g['aux2']} {g['b']}{g['end']}")
+
+
 PRESERVING: dict[str, Callable[[str], str | None]] = {
     "verbatim": m_verbatim,
     "reorder": m_reorder,
@@ -1249,6 +1278,7 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "fortnight": m_fortnight,
     "gapped-objects-reordered": m_gapped_objects,
     "semicolon-pronoun-clause-swap": m_semicolon_pronoun_swap,
+    "parallel-conjuncts-reordered": m_parallel_conjuncts,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -1271,6 +1301,7 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "fortnight-changed": c_fortnight,
     "gapped-objects-crossed": c_gapped_objects,
     "semicolon-negation-crossed": c_semicolon_pronoun_cross,
+    "parallel-conjuncts-crossed": c_parallel_crossed,
 }
 
 

@@ -292,3 +292,26 @@ def test_semicolon_clauses_may_come_in_the_other_order(claim: str) -> None:
 )
 def test_semicolon_clauses_keep_their_subject_and_polarity(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- two conjuncts reordered move the full noun phrase and its pronoun: "starts when the
+# bike is unlocked and ends when it is locked" = "ends when the bike is locked and
+# starts when it is unlocked"; crossing the verbs or the noun phrases is not.
+
+_ALARM = "The alarm sounds when the door is opened and stops when it is closed."
+
+
+def test_reordered_conjuncts_move_their_pronoun() -> None:
+    assert _verdict("The alarm stops when the door is closed and sounds when it is opened.", _ALARM) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The alarm stops when the door is opened and sounds when it is closed.",
+        "The alarm stops when the window is closed and sounds when it is opened.",
+        "The alarm sounds when the door is closed and stops when it is opened.",
+    ],
+)
+def test_reordered_conjuncts_keep_their_verbs_and_referent(claim: str) -> None:
+    assert _verdict(claim, _ALARM) != "supported"

@@ -4,13 +4,15 @@
 fails, it tries each reading here: the universal subject said another way
 (:mod:`cairn.answer.universals`: "All lines" = "Every line" = "Lines" in a rule) and
 amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`), and two
-semicolon clauses in the other order (:mod:`cairn.answer.clause_order`). A reading is a
-group of (claim, evidence) pairs, every one of which must be accounted.
+semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a pronoun
+of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`). A
+reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
 from __future__ import annotations
 
 from cairn.answer.clause_order import swapped_clauses
+from cairn.answer.pronouns import parallel_reading
 from cairn.answer.subunits import cents_reading
 from cairn.answer.universals import universal_readings
 
@@ -27,4 +29,7 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     swapped = [] if table else swapped_clauses(claim_text, evidence_text)
     if swapped:
         out.append(swapped)
+    parallel = (parallel_reading(claim_text), parallel_reading(evidence_text))
+    if not table and parallel != (claim_text, evidence_text):
+        out.append([parallel])
     return out
