@@ -1241,6 +1241,39 @@ def c_parallel_crossed(s: str) -> str | None:
             f"{g['pron']} {g['aux2']} {g['b']}{g['end']}")
 
 
+_RESTRICTED = re.compile(
+    r"^(?P<subj>[A-Z][a-z]+s) (?P<phrase>(?:aged|over|under|with|without|from|in) [^,;]+?) "
+    r"(?P<verb>need|must|may|can|cannot|should|are|have|pay|get|receive)\b(?P<rest>[^;]*?)(?P<end>[.]?)$"
+)
+
+
+def m_restrictor_condition(s: str) -> str | None:
+    """"Riders aged 16 or 17 need consent." → "Riders need consent if they are aged 16 or 17."."""
+    m = _RESTRICTED.match(s)
+    if m is None or m.group("phrase").split()[0] == "without":
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']}{g['rest']} if they are {g['phrase']}{g['end']}"
+
+
+def c_restrictor_unless(s: str) -> str | None:
+    """"Riders aged 16 or 17 need consent." → "Riders need consent unless they are aged 16 or 17."."""
+    m = _RESTRICTED.match(s)
+    if m is None:
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']}{g['rest']} unless they are {g['phrase']}{g['end']}"
+
+
+def c_restrictor_negated(s: str) -> str | None:
+    """"Riders aged 16 or 17 need consent." → "Riders need consent if they are not aged 16 or 17."."""
+    m = _RESTRICTED.match(s)
+    if m is None:
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']}{g['rest']} if they are not {g['phrase']}{g['end']}"
+
+
 PRESERVING: dict[str, Callable[[str], str | None]] = {
     "verbatim": m_verbatim,
     "reorder": m_reorder,
@@ -1279,6 +1312,7 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "gapped-objects-reordered": m_gapped_objects,
     "semicolon-pronoun-clause-swap": m_semicolon_pronoun_swap,
     "parallel-conjuncts-reordered": m_parallel_conjuncts,
+    "restrictor-as-condition": m_restrictor_condition,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -1302,6 +1336,8 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "gapped-objects-crossed": c_gapped_objects,
     "semicolon-negation-crossed": c_semicolon_pronoun_cross,
     "parallel-conjuncts-crossed": c_parallel_crossed,
+    "restrictor-as-unless": c_restrictor_unless,
+    "restrictor-negated": c_restrictor_negated,
 }
 
 

@@ -315,3 +315,27 @@ def test_reordered_conjuncts_move_their_pronoun() -> None:
 )
 def test_reordered_conjuncts_keep_their_verbs_and_referent(claim: str) -> None:
     assert _verdict(claim, _ALARM) != "supported"
+
+
+# --- a restriction of the subject said as a final condition: "Xs aged 16 or 17 need Y" =
+# "Xs need Y if they are aged 16 or 17"; "unless", a negated or another condition is not.
+
+_CONSENT = "Climbers aged 16 or 17 need the consent of a parent or guardian."
+
+
+def test_a_restriction_may_be_said_as_a_condition() -> None:
+    claim = "Climbers need the consent of a parent or guardian if they are aged 16 or 17."
+    assert _verdict(claim, _CONSENT) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Climbers need the consent of a parent or guardian if they are aged 18.",
+        "Climbers need the consent of a parent or guardian if they are not aged 16 or 17.",
+        "Climbers need the consent of a parent or guardian unless they are aged 16 or 17.",
+        "Climbers need the consent of a guardian if they are aged 16 or 17.",
+    ],
+)
+def test_a_changed_condition_is_not_the_restriction(claim: str) -> None:
+    assert _verdict(claim, _CONSENT) != "supported"

@@ -5,14 +5,16 @@ fails, it tries each reading here: the universal subject said another way
 (:mod:`cairn.answer.universals`: "All lines" = "Every line" = "Lines" in a rule) and
 amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`), and two
 semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a pronoun
-of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`). A
-reading is a group of (claim, evidence) pairs, every one of which must be accounted.
+of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`), and
+a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`).
+A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
 from __future__ import annotations
 
 from cairn.answer.clause_order import swapped_clauses
 from cairn.answer.pronouns import parallel_reading
+from cairn.answer.restrictors import restrictor_readings
 from cairn.answer.subunits import cents_reading
 from cairn.answer.universals import universal_readings
 
@@ -32,4 +34,5 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     parallel = (parallel_reading(claim_text), parallel_reading(evidence_text))
     if not table and parallel != (claim_text, evidence_text):
         out.append([parallel])
+    out += [] if table else [[(claim, evidence_text)] for claim in restrictor_readings(claim_text)]
     return out
