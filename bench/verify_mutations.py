@@ -12,10 +12,18 @@ absent) — and rewrites each one in two ways:
   and back, another date format, a plural generic subject made singular ("Sliced loaves
   may be frozen" → "A sliced loaf may be frozen"), "every 60 minutes" → "every hour",
   a parenthesis dropped, trailing punctuation, quotes or markdown emphasis changed;
+  (session 8) a universal subject said another way ("Every line" → "All lines" → "Lines",
+  "Each X uses" → "Xs each use"), an amount in a subunit ("£0.35" → "35p", "€0.10" → "10
+  cents"), "every 2 weeks" → "every fortnight", gapped objects reordered ("recommends A
+  for x and B for y"), two semicolon clauses swapped with their subject pronoun, two
+  conjuncts swapped with their pronoun, a restriction said as a final "if they are ...";
 * **meaning-changing** variants of the same sentences (the verifier must never say
   ``supported``): another number, a negation added or dropped, another modal, two names
   or the ends of "from X to Y" swapped, another unit without conversion, another
-  quantifier, an antonym; and, for the body rows of the notes' tables, a row whose cell
+  quantifier, an antonym; (session 8) a universal made "Some"/"One", another currency's
+  subunit or scale ("35 cents", "0.35p"), "every week" → "every fortnight", the gapped
+  pairs crossed, a negation moved across a semicolon, the conjuncts' verbs crossed, a
+  restriction said as "unless"/"if they are not"; and, for the body rows of the notes' tables, a row whose cell
   says "no" ("not included", "No", "none", "–") read as having what its column names
   ("Tidewave has EU roaming") or with the cell's "not" dropped ("EU roaming is included
   with Tidewave").
