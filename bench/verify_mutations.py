@@ -16,14 +16,16 @@ absent) — and rewrites each one in two ways:
   "Each X uses" → "Xs each use"), an amount in a subunit ("£0.35" → "35p", "€0.10" → "10
   cents"), "every 2 weeks" → "every fortnight", gapped objects reordered ("recommends A
   for x and B for y"), two semicolon clauses swapped with their subject pronoun, two
-  conjuncts swapped with their pronoun, a restriction said as a final "if they are ...";
+  conjuncts swapped with their pronoun, a restriction said as a final "if they are ...", a
+  fronted phrase of time or place moved to the end;
 * **meaning-changing** variants of the same sentences (the verifier must never say
   ``supported``): another number, a negation added or dropped, another modal, two names
   or the ends of "from X to Y" swapped, another unit without conversion, another
   quantifier, an antonym; (session 8) a universal made "Some"/"One", another currency's
   subunit or scale ("35 cents", "0.35p"), "every week" → "every fortnight", the gapped
   pairs crossed, a negation moved across a semicolon, the conjuncts' verbs crossed, a
-  restriction said as "unless"/"if they are not"; and, for the body rows of the notes' tables, a row whose cell
+  restriction said as "unless"/"if they are not", a fronted "after"/"before" moved to the
+  end and swapped; and, for the body rows of the notes' tables, a row whose cell
   says "no" ("not included", "No", "none", "–") read as having what its column names
   ("Tidewave has EU roaming") or with the cell's "not" dropped ("EU roaming is included
   with Tidewave").
@@ -1282,6 +1284,41 @@ def c_restrictor_negated(s: str) -> str | None:
     return f"{g['subj']} {g['verb']}{g['rest']} if they are not {g['phrase']}{g['end']}"
 
 
+_FRONTED_PP = re.compile(
+    r"^(?P<pp>(?P<prep>On|In|At|During|After|Before|From|Until|Since|Within) [^,;:]{2,40}?), "
+    r"(?P<rest>(?:the |a |an |[A-Z])[^;:]+?)(?P<end>[.]?)$"
+)
+_PREP_SWAP = {"After": "before", "Before": "after", "From": "until", "Until": "from"}
+
+
+def _fronted_parts(s: str) -> tuple[str, str, str, str] | None:
+    m = _FRONTED_PP.match(s)
+    if m is None or re.search(r"\b(?:and|or|but)\b", m.group("rest")):
+        return None
+    rest = m.group("rest")
+    if rest.split(" ", 1)[0] in ("The", "A", "An"):
+        rest = rest[0].lower() + rest[1:]
+    return m.group("prep"), m.group("pp"), rest, m.group("end")
+
+
+def m_fronted_to_end(s: str) -> str | None:
+    """"On weekdays, the gym opens at 6 am." → "The gym opens at 6 am on weekdays."."""
+    parts = _fronted_parts(s)
+    if parts is None:
+        return None
+    _prep, pp, rest, end = parts
+    return f"{rest[0].upper()}{rest[1:]} {pp[0].lower()}{pp[1:]}{end}"
+
+
+def c_fronted_swapped_preposition(s: str) -> str | None:
+    """"After the audit, the board resigned." → "The board resigned before the audit."."""
+    parts = _fronted_parts(s)
+    if parts is None or parts[0] not in _PREP_SWAP:
+        return None
+    prep, pp, rest, end = parts
+    return f"{rest[0].upper()}{rest[1:]} {_PREP_SWAP[prep]}{pp[len(prep):]}{end}"
+
+
 PRESERVING: dict[str, Callable[[str], str | None]] = {
     "verbatim": m_verbatim,
     "reorder": m_reorder,
@@ -1321,6 +1358,7 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "semicolon-pronoun-clause-swap": m_semicolon_pronoun_swap,
     "parallel-conjuncts-reordered": m_parallel_conjuncts,
     "restrictor-as-condition": m_restrictor_condition,
+    "fronted-phrase-to-end": m_fronted_to_end,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -1346,6 +1384,7 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "parallel-conjuncts-crossed": c_parallel_crossed,
     "restrictor-as-unless": c_restrictor_unless,
     "restrictor-negated": c_restrictor_negated,
+    "fronted-preposition-swapped": c_fronted_swapped_preposition,
 }
 
 

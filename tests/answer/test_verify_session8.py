@@ -339,3 +339,46 @@ def test_a_restriction_may_be_said_as_a_condition() -> None:
 )
 def test_a_changed_condition_is_not_the_restriction(claim: str) -> None:
     assert _verdict(claim, _CONSENT) != "supported"
+
+
+# --- a fronted phrase of time or place read at the end; a scope the claim leaves out is
+# never moved to where it could be dropped, and a fronted phrase of two clauses is not
+# moved into one.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The gym opens at 6 am on weekdays.", "On weekdays the gym opens at 6 am."),
+        ("Roaming is free in the EU.", "In the EU, roaming is free."),
+        ("The board resigned after the audit.", "After the audit, the board resigned."),
+        ("The latency to Frankfurt fell from 52 ms to 29 ms in Porto.", "In Porto, the latency to Frankfurt fell from 52 ms to 29 ms."),
+    ],
+)
+def test_a_fronted_phrase_may_be_read_at_the_end(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The gym opens at 6 am on weekends.", "On weekdays the gym opens at 6 am."),
+        ("The gym opens at 6 am.", "On weekdays the gym opens at 6 am."),
+        ("Roaming is free.", "In the EU, roaming is free."),
+        ("Roaming is free in the UK.", "In the EU, roaming is free."),
+        ("The board resigned before the audit.", "After the audit, the board resigned."),
+        ("The latency to Frankfurt fell from 52 ms to 29 ms in Lyon.", "In Porto, the latency to Frankfurt fell from 52 ms to 29 ms."),
+    ],
+)
+def test_a_fronted_phrase_keeps_its_scope(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+def test_words_are_not_joined_across_a_conjunction_into_another_clause() -> None:
+    evidence = "In 2025, the plant hired 40 engineers and in 2024 it closed the Leeds site."
+    assert _verdict("The plant hired 40 engineers in 2024.", evidence) != "supported"
+    # A list item after "and" is still read in its place.
+    assert _verdict(
+        "A stolen scooter must be reported to the operator and to the police within 24 hours.",
+        "A stolen scooter must be reported to the police and to the operator within 24 hours.",
+    ) == "supported"
