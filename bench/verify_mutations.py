@@ -12,10 +12,23 @@ absent) — and rewrites each one in two ways:
   and back, another date format, a plural generic subject made singular ("Sliced loaves
   may be frozen" → "A sliced loaf may be frozen"), "every 60 minutes" → "every hour",
   a parenthesis dropped, trailing punctuation, quotes or markdown emphasis changed;
+  (session 8) a universal subject said another way ("Every line" → "All lines" → "Lines",
+  "Each X uses" → "Xs each use"), an amount in a subunit ("£0.35" → "35p", "€0.10" → "10
+  cents"), "every 2 weeks" → "every fortnight", gapped objects reordered ("recommends A
+  for x and B for y"), two semicolon clauses swapped with their subject pronoun, two
+  conjuncts swapped with their pronoun, a restriction said as a final "if they are ...", a
+  fronted phrase of time or place moved to the end;
 * **meaning-changing** variants of the same sentences (the verifier must never say
   ``supported``): another number, a negation added or dropped, another modal, two names
   or the ends of "from X to Y" swapped, another unit without conversion, another
-  quantifier, an antonym.
+  quantifier, an antonym; (session 8) a universal made "Some"/"One", another currency's
+  subunit or scale ("35 cents", "0.35p"), "every week" → "every fortnight", the gapped
+  pairs crossed, a negation moved across a semicolon, the conjuncts' verbs crossed, a
+  restriction said as "unless"/"if they are not", a fronted "after"/"before" moved to the
+  end and swapped; and, for the body rows of the notes' tables, a row whose cell
+  says "no" ("not included", "No", "none", "–") read as having what its column names
+  ("Tidewave has EU roaming") or with the cell's "not" dropped ("EU roaming is included
+  with Tidewave").
 
 Each variant is verified against its source: the whole note for a note sentence, the
 abstract / conversation session / page for a corpus sentence (one evidence span, as the
@@ -101,6 +114,17 @@ def _cjk_prose(line: str) -> Iterator[str]:
             yield sent.strip()
 
 
+def _table_rows(text: str) -> Iterator[str]:
+    """Each body row of a Markdown table, as "header row\nrow" (the generators read both)."""
+    lines = text.splitlines()
+    for i in range(1, len(lines) - 1):
+        if re.fullmatch(r"\s*\|[\s|:-]+\|\s*", lines[i]) and lines[i - 1].lstrip().startswith("|"):
+            j = i + 1
+            while j < len(lines) and lines[j].lstrip().startswith("|"):
+                yield f"{lines[i - 1]}\n{lines[j]}"
+                j += 1
+
+
 def note_sentences() -> list[Sentence]:
     out = []
     for path in sorted(NOTES.glob("*.md")):
@@ -108,6 +132,7 @@ def note_sentences() -> list[Sentence]:
         for line in text.splitlines():
             out += [Sentence("notes", path.name, s, text) for s in _prose(line)]
             out += [Sentence("notes-cjk", path.name, s, text) for s in _cjk_prose(line)]
+        out += [Sentence("notes-table", path.name, r, text) for r in _table_rows(text) if not _CJK.search(r)]
     return out
 
 
@@ -905,11 +930,393 @@ def c_range_swap(s: str) -> str | None:
     return s[: m.start()] + f"to {m.group(1)} from {m.group(2)}" + s[m.end():]
 
 
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+_NEG_CELL = re.compile(r"^(?:not|no)\s+(?P<rest>[a-z].*)$", re.IGNORECASE)
+_NO_CELL = frozenset(["no", "none", "-", "–", "—", "✗", "✘", "×", "n/a", "not available", "not included",
+                      "excluded", "not supported", "not allowed"])
+
+
+def _negative_cell(row: str) -> tuple[str, str, str] | None:
+    """(row label, column header, cell) of the first negative non-first cell of a table row."""
+    header, line = row.split("\n", 1)
+    heads, cells = _cells(header), _cells(line)
+    if len(heads) != len(cells) or len(cells) < 2:
+        return None
+    for head, cell in zip(heads[1:], cells[1:], strict=True):
+        if head and (cell.lower() in _NO_CELL or _NEG_CELL.match(cell)):
+            return cells[0].strip("*` "), head, cell
+    return None
+
+
+def c_table_has_column(s: str) -> str | None:
+    """A row whose cell says "no" read as having what its column names: "Tidewave has EU
+    roaming" from "| Tidewave | not included |" under "EU roaming"."""
+    found = _negative_cell(s)
+    if found is None:
+        return None
+    label, head, _cell = found
+    return f"{label} has {head}."
+
+
+def c_table_negation_dropped(s: str) -> str | None:
+    """A "not X"/"no X" cell read without its negation: "EU roaming is included with Tidewave"."""
+    found = _negative_cell(s)
+    if found is None:
+        return None
+    label, head, cell = found
+    m = _NEG_CELL.match(cell)
+    if not m:
+        return None
+    return f"{head} is {m.group('rest')} with {label}."
+
+
 def c_semicolon_list(s: str) -> str | None:
     m = _SEMI_LIST.search(s)
     if not m or m.group("c") in _NOT_NOUN or m.group("a").lower() in _NOT_NOUN:
         return None
     return f"{m.group('head')}{m.group('a')}, {m.group('b')} and {m.group('c')}."
+
+
+# --- session 8: universal quantifiers, currency subunits, fortnights, gapped objects ------------
+
+_UNIVERSAL_LEAD = re.compile(r"^(Every|Each|Any|All) ([a-z][\w-]*(?: [a-z][\w-]*){1,3})\b")
+_PLURAL_AGREE = {"is": "are", "was": "were", "has": "have", "does": "do"}
+
+
+def _plural_noun(noun: str) -> str:
+    if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
+
+
+def _universal(s: str) -> tuple[str, str, str, str, str] | None:
+    """(quantifier, noun modifiers, head noun, verb, rest) of a sentence opening "Every/Each/Any
+    X <verb>" (singular) or "All Xs <verb>" (plural), the verb a modal or an agreeing form."""
+    m = _UNIVERSAL_LEAD.match(s)
+    if m is None:
+        return None
+    q, words = m.group(1), m.group(2).split(" ")
+    plural = q == "All"
+    for at in range(1, len(words)):
+        mods, noun, verb = " ".join(words[: at - 1]), words[at - 1], words[at]
+        mods = mods + " " if mods else ""
+        rest = s[m.start(2) + len(" ".join(words[: at + 1])):]
+        if any(w in _NOT_ITEM for w in (mods + noun).split()) or noun in _MODALS or noun in _PLURAL_AGREE:
+            return None
+        if plural != (noun.endswith("s") and not noun.endswith("ss")):
+            continue
+        if verb in _MODALS or verb == "cannot" or verb in _PLURAL_AGREE or verb in _AGREE:
+            return q, mods, noun, verb, rest
+        if not plural and re.fullmatch(r"[a-z]{3,}s", verb) and not verb.endswith(("ss", "ous", "ics")):
+            return q, mods, noun, verb, rest
+        if plural and re.fullmatch(r"[a-z]{3,}", verb) and not verb.endswith(("s", "ed", "ing", "ly")):
+            return q, mods, noun, verb, rest
+    return None
+
+
+def _agree_plural(verb: str) -> str:
+    if verb in _MODALS or verb == "cannot":
+        return verb
+    if verb in _PLURAL_AGREE:
+        return _PLURAL_AGREE[verb]
+    return verb[:-2] if verb.endswith(("shes", "ches", "xes", "oes")) else verb[:-1]
+
+
+def m_universal_all(s: str) -> str | None:
+    """"Every line must support 5G" → "All lines must support 5G" (and "All Xs" → "Every X")."""
+    found = _universal(s)
+    if found is None:
+        return None
+    q, mods, noun, verb, rest = found
+    if q == "All":
+        sing = _singular(noun)
+        if sing is None:
+            return None
+        new_verb = _AGREE.get(verb, verb) if verb in _AGREE or verb in _MODALS or verb == "cannot" else (
+            verb + ("es" if verb.endswith(("sh", "ch", "x", "o")) else "s"))
+        return f"Every {mods}{sing} {new_verb}{rest}"
+    return f"All {mods}{_plural_noun(noun)} {_agree_plural(verb)}{rest}"
+
+
+def m_universal_bare(s: str) -> str | None:
+    """"Any discrepancy must be reported" → "Discrepancies must be reported": a universal
+    subject of a rule (a modal or the present tense) as a bare plural."""
+    found = _universal(s)
+    if found is None or found[3] in ("was", "were", "did", "had"):
+        return None
+    q, mods, noun, verb, rest = found
+    head = f"{mods}{noun} {verb}" if q == "All" else f"{mods}{_plural_noun(noun)} {_agree_plural(verb)}"
+    return head[0].upper() + head[1:] + rest
+
+
+def m_each_floating(s: str) -> str | None:
+    """"Each field engineer uses 8 GB" → "Field engineers each use 8 GB"."""
+    found = _universal(s)
+    if found is None or found[0] != "Each" or found[3] in _MODALS or found[3] in _PLURAL_AGREE:
+        return None
+    _q, mods, noun, verb, rest = found
+    head = f"{mods}{_plural_noun(noun)} each {_agree_plural(verb)}"
+    return head[0].upper() + head[1:] + rest
+
+
+def c_universal_some(s: str) -> str | None:
+    """"Every line must support 5G" → "Some lines must support 5G"."""
+    found = _universal(s)
+    if found is None:
+        return None
+    q, mods, noun, verb, rest = found
+    if q == "All":
+        return f"Some {mods}{noun} {verb}{rest}"
+    return f"Some {mods}{_plural_noun(noun)} {_agree_plural(verb)}{rest}"
+
+
+def c_universal_one(s: str) -> str | None:
+    """"All lines must support 5G" → "One line must support 5G" (a count for the universal)."""
+    found = _universal(s)
+    if found is None or found[0] != "All":
+        return None
+    _q, mods, noun, verb, rest = found
+    sing = _singular(noun)
+    if sing is None:
+        return None
+    new_verb = _AGREE.get(verb, verb) if verb in _AGREE or verb in _MODALS or verb == "cannot" else (
+        verb + ("es" if verb.endswith(("sh", "ch", "x", "o")) else "s"))
+    return f"One {mods}{sing} {new_verb}{rest}"
+
+
+_SUBUNIT = re.compile(r"(?<![\w.])([£€$])0\.(\d\d)(?!\d)(?![.,]\d)")
+
+
+def m_subunit(s: str) -> str | None:
+    """"£0.35" → "35p", "€0.10" → "10 cents", "$0.05" → "5 cents"."""
+    m = _SUBUNIT.search(s)
+    if m is None or m.group(2) == "00":
+        return None
+    n = int(m.group(2))
+    word = f"{n}p" if m.group(1) == "£" else f"{n} cent" + ("s" if n != 1 else "")
+    return s[: m.start()] + word + s[m.end():]
+
+
+def c_subunit(s: str) -> str | None:
+    """"£0.35" → "35 cents" (another currency's subunit), "€0.10" → "10p"; "£0.35" → "3.5p"."""
+    m = _SUBUNIT.search(s)
+    if m is None or m.group(2) == "00":
+        return None
+    n = int(m.group(2))
+    word = f"{n} cents" if m.group(1) == "£" else f"{n}p"
+    return s[: m.start()] + word + s[m.end():]
+
+
+def c_subunit_scale(s: str) -> str | None:
+    """"£0.35" → "0.35p": the subunit read with the main unit's number."""
+    m = _SUBUNIT.search(s)
+    if m is None or m.group(2) == "00":
+        return None
+    word = f"0.{m.group(2)}p" if m.group(1) == "£" else f"0.{m.group(2)} cents"
+    return s[: m.start()] + word + s[m.end():]
+
+
+_TWO_WEEKS = re.compile(r"\b(every|a|per|for|in|within|after) (?:2|two) weeks\b", re.IGNORECASE)
+
+
+def m_fortnight(s: str) -> str | None:
+    """"every 2 weeks" → "every fortnight", "for 2 weeks" → "for a fortnight"."""
+    m = _TWO_WEEKS.search(s)
+    if m is None:
+        return None
+    lead = m.group(1)
+    word = f"{lead} fortnight" if lead.lower() in ("every", "a", "per") else f"{lead} a fortnight"
+    return s[: m.start()] + word + s[m.end():]
+
+
+def c_fortnight(s: str) -> str | None:
+    """"every 2 weeks" → "every 2 fortnights" / "every week" → "every fortnight"."""
+    m = _TWO_WEEKS.search(s)
+    if m is not None:
+        return s[: m.start()] + f"{m.group(1)} 2 fortnights" + s[m.end():]
+    m = re.search(r"\b(every|per|a) week\b", s, re.IGNORECASE)
+    if m is None:
+        return None
+    return s[: m.start()] + f"{m.group(1)} fortnight" + s[m.end():]
+
+
+_GAPPED_OBJECTS = re.compile(
+    r"^(?P<subj>(?:The [a-z]+(?: [a-z]+)?|[A-Z][\w-]*(?: [A-Z][\w-]*)?)) (?P<verb>[a-z]{3,}(?:s|ed)) "
+    r"(?P<a>(?:[A-Z][\w-]*|\d[\w.]*|the [\w-]+)(?: [\w-]+){0,2}) "
+    r"(?P<p>for|to|in|at|on|with) (?P<x>(?:the )?[\w-]+(?: [\w-]+)?) and "
+    r"(?P<b>(?:[A-Z][\w-]*|\d[\w.]*|the [\w-]+)(?: [\w-]+){0,2}) (?P=p) (?P<y>(?:the )?[\w-]+(?: [\w-]+)?)(?P<end>[.]?)$"
+)
+
+
+def m_gapped_objects(s: str) -> str | None:
+    """"P recommends A for x and B for y." → "P recommends B for y and A for x."."""
+    m = _GAPPED_OBJECTS.match(s)
+    if m is None:
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']} {g['b']} {g['p']} {g['y']} and {g['a']} {g['p']} {g['x']}{g['end']}"
+
+
+def c_gapped_objects(s: str) -> str | None:
+    """"P recommends A for x and B for y." → "P recommends A for y and B for x." (crossed)."""
+    m = _GAPPED_OBJECTS.match(s)
+    if m is None or m.group("x") == m.group("y"):
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']} {g['a']} {g['p']} {g['y']} and {g['b']} {g['p']} {g['x']}{g['end']}"
+
+
+_AUX_WORDS = frozenset(["is", "are", "was", "were", "has", "have", "had", "will", "would", "must", "may",
+                  "might", "can", "could", "should", "shall", "cannot", "does", "do", "did"])
+_SEMI_PRONOUN = re.compile(r"^(?P<a>[^;]+); (?P<pron>they|it) (?P<b>[^;]+?)(?P<end>[.]?)$")
+
+
+def _subject_split(clause: str) -> tuple[str, str] | None:
+    """(subject, rest from its auxiliary) of a clause whose auxiliary is word 2..5."""
+    words = clause.split()
+    at = next((i for i, w in enumerate(words) if w.lower() in _AUX_WORDS), None)
+    if at is None or not 1 <= at <= 4:
+        return None
+    return " ".join(words[:at]), " ".join(words[at:])
+
+
+def m_semicolon_pronoun_swap(s: str) -> str | None:
+    """"Bikes must be returned to a dock; they must not be left outside." → "Bikes must not
+    be left outside; they must be returned to a dock." (the subject stays first)."""
+    m = _SEMI_PRONOUN.match(s)
+    if m is None:
+        return None
+    split = _subject_split(m.group("a"))
+    if split is None or m.group("b").split()[0].lower() not in _AUX_WORDS:
+        return None
+    subject, rest = split
+    plural = subject.split()[-1].endswith("s")
+    if (m.group("pron") == "they") != plural:
+        return None  # "it" / "they" may stand for another noun phrase
+    if re.search(r"\b(?:a|an|the|this|these|their|its)\s+[\w-]+s\b" if plural else r"\b(?:a|an|the|this)\s", rest):
+        return None
+    return f"{subject} {m.group('b')}; {m.group('pron')} {rest}{m.group('end')}"
+
+
+def c_semicolon_pronoun_cross(s: str) -> str | None:
+    """"Bikes must be returned to a dock; they must not be left outside." → "Bikes must not
+    be returned to a dock; they must be left outside." (the negation moved across)."""
+    m = _SEMI_PRONOUN.match(s)
+    if m is None:
+        return None
+    split = _subject_split(m.group("a"))
+    b = m.group("b")
+    if split is None or b.split()[0].lower() not in _AUX_WORDS:
+        return None
+    subject, rest = split
+    a_neg, b_neg = " not " in f" {rest} ", " not " in f" {b} "
+    if a_neg == b_neg:
+        return None
+    if a_neg:
+        rest, b = rest.replace(" not ", " ", 1), b.split(" ", 1)[0] + " not " + b.split(" ", 1)[1]
+    else:
+        b, rest = b.replace(" not ", " ", 1), rest.split(" ", 1)[0] + " not " + rest.split(" ", 1)[1]
+    return f"{subject} {rest}; {m.group('pron')} {b}{m.group('end')}"
+
+
+_PARALLEL = re.compile(
+    r"^(?P<s>[A-Z][^,;]*?) (?P<v1>[a-z]+) (?P<c>when|if|after|before) (?P<np>(?:the|a|an) [a-z][\w-]*) "
+    r"(?P<aux1>is|are|was|were) (?P<a>[^,;]+?) and (?P<v2>[a-z]+) (?P=c) (?P<pron>it|they) "
+    r"(?P<aux2>is|are|was|were) (?P<b>[^,;]+?)(?P<end>[.]?)$"
+)
+
+
+def m_parallel_conjuncts(s: str) -> str | None:
+    """"A ride starts when the bike is unlocked and ends when it is locked." → "A ride ends
+    when the bike is locked and starts when it is unlocked." (the pronoun moves too)."""
+    m = _PARALLEL.match(s)
+    if m is None:
+        return None
+    g = m.groupdict()
+    return (f"{g['s']} {g['v2']} {g['c']} {g['np']} {g['aux2']} {g['b']} and {g['v1']} {g['c']} "
+            f"{g['pron']} {g['aux1']} {g['a']}{g['end']}")
+
+
+def c_parallel_crossed(s: str) -> str | None:
+    """"... starts when the bike is unlocked and ends when it is locked." → "... ends when the
+    bike is unlocked and starts when it is locked." (the verbs crossed)."""
+    m = _PARALLEL.match(s)
+    if m is None or m.group("v1") == m.group("v2"):
+        return None
+    g = m.groupdict()
+    return (f"{g['s']} {g['v2']} {g['c']} {g['np']} {g['aux1']} {g['a']} and {g['v1']} {g['c']} "
+            f"{g['pron']} {g['aux2']} {g['b']}{g['end']}")
+
+
+_RESTRICTED = re.compile(
+    r"^(?P<subj>[A-Z][a-z]+s) (?P<phrase>(?:aged|over|under|with|without|from|in) [^,;]+?) "
+    r"(?P<verb>need|must|may|can|cannot|should|are|have|pay|get|receive)\b(?P<rest>[^;]*?)(?P<end>[.]?)$"
+)
+
+
+def m_restrictor_condition(s: str) -> str | None:
+    """"Riders aged 16 or 17 need consent." → "Riders need consent if they are aged 16 or 17."."""
+    m = _RESTRICTED.match(s)
+    if m is None or m.group("phrase").split()[0] == "without":
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']}{g['rest']} if they are {g['phrase']}{g['end']}"
+
+
+def c_restrictor_unless(s: str) -> str | None:
+    """"Riders aged 16 or 17 need consent." → "Riders need consent unless they are aged 16 or 17."."""
+    m = _RESTRICTED.match(s)
+    if m is None:
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']}{g['rest']} unless they are {g['phrase']}{g['end']}"
+
+
+def c_restrictor_negated(s: str) -> str | None:
+    """"Riders aged 16 or 17 need consent." → "Riders need consent if they are not aged 16 or 17."."""
+    m = _RESTRICTED.match(s)
+    if m is None:
+        return None
+    g = m.groupdict()
+    return f"{g['subj']} {g['verb']}{g['rest']} if they are not {g['phrase']}{g['end']}"
+
+
+_FRONTED_PP = re.compile(
+    r"^(?P<pp>(?P<prep>On|In|At|During|After|Before|From|Until|Since|Within) [^,;:]{2,40}?), "
+    r"(?P<rest>(?:the |a |an |[A-Z])[^;:]+?)(?P<end>[.]?)$"
+)
+_PREP_SWAP = {"After": "before", "Before": "after", "From": "until", "Until": "from"}
+
+
+def _fronted_parts(s: str) -> tuple[str, str, str, str] | None:
+    m = _FRONTED_PP.match(s)
+    if m is None or re.search(r"\b(?:and|or|but)\b", m.group("rest")):
+        return None
+    rest = m.group("rest")
+    if rest.split(" ", 1)[0] in ("The", "A", "An"):
+        rest = rest[0].lower() + rest[1:]
+    return m.group("prep"), m.group("pp"), rest, m.group("end")
+
+
+def m_fronted_to_end(s: str) -> str | None:
+    """"On weekdays, the gym opens at 6 am." → "The gym opens at 6 am on weekdays."."""
+    parts = _fronted_parts(s)
+    if parts is None:
+        return None
+    _prep, pp, rest, end = parts
+    return f"{rest[0].upper()}{rest[1:]} {pp[0].lower()}{pp[1:]}{end}"
+
+
+def c_fronted_swapped_preposition(s: str) -> str | None:
+    """"After the audit, the board resigned." → "The board resigned before the audit."."""
+    parts = _fronted_parts(s)
+    if parts is None or parts[0] not in _PREP_SWAP:
+        return None
+    prep, pp, rest, end = parts
+    return f"{rest[0].upper()}{rest[1:]} {_PREP_SWAP[prep]}{pp[len(prep):]}{end}"
 
 
 PRESERVING: dict[str, Callable[[str], str | None]] = {
@@ -942,6 +1349,16 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "cjk-number": m_cjk_number,
     "range-ends-reordered": m_range_reorder,
     "size-sides-reordered": m_size_reorder,
+    "universal-all-every": m_universal_all,
+    "universal-bare-plural": m_universal_bare,
+    "each-floating": m_each_floating,
+    "currency-subunit": m_subunit,
+    "fortnight": m_fortnight,
+    "gapped-objects-reordered": m_gapped_objects,
+    "semicolon-pronoun-clause-swap": m_semicolon_pronoun_swap,
+    "parallel-conjuncts-reordered": m_parallel_conjuncts,
+    "restrictor-as-condition": m_restrictor_condition,
+    "fronted-phrase-to-end": m_fronted_to_end,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -955,6 +1372,19 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "ordinal-changed": c_ordinal,
     "range-ends-swapped": c_range_swap,
     "list-across-semicolon": c_semicolon_list,
+    "table-has-negative-column": c_table_has_column,
+    "table-cell-negation-dropped": c_table_negation_dropped,
+    "universal-to-some": c_universal_some,
+    "universal-to-one": c_universal_one,
+    "currency-subunit-other": c_subunit,
+    "currency-subunit-scale": c_subunit_scale,
+    "fortnight-changed": c_fortnight,
+    "gapped-objects-crossed": c_gapped_objects,
+    "semicolon-negation-crossed": c_semicolon_pronoun_cross,
+    "parallel-conjuncts-crossed": c_parallel_crossed,
+    "restrictor-as-unless": c_restrictor_unless,
+    "restrictor-negated": c_restrictor_negated,
+    "fronted-preposition-swapped": c_fronted_swapped_preposition,
 }
 
 
@@ -972,6 +1402,8 @@ def variants(sentences: list[Sentence]) -> list[Variant]:
                     not cjk and name.startswith("cjk-")
                 ):
                     continue
+                if (sent.source == "notes-table") != name.startswith("table-"):
+                    continue  # table rows are read by the table generators only
                 claim = mutate(sent.text)
                 if claim is None or (claim == sent.text and name != "verbatim"):
                     continue

@@ -49,9 +49,10 @@ from cairn.answer.coordination import clause_readings, subject_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.dimensions import size_by
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
-from cairn.answer.idioms import effective_from, generic_reading
+from cairn.answer.idioms import effective_from
 from cairn.answer.name_order import label_values, name_order, range_ends
 from cairn.answer.range_order import from_first
+from cairn.answer.readings import equivalent_readings
 from cairn.answer.repeats import distinct_picks, overused
 from cairn.answer.semicolons import straddles_semicolon
 from cairn.answer.table_rows import (
@@ -312,12 +313,11 @@ def account(
     swapped = from_first(claim_text) if problem else None  # "to 7 hours from 5 hours"
     if swapped and account(swapped, evidence_text, table=table, heading=heading) is None:
         return None
-    generic = generic_reading(claim_text, evidence_text) if problem and not table else None
-    if generic and _account(claim_text, generic, heading=heading) is None:
-        return None  # "An X is ..." from "All Xs are ..."
+    for group in equivalent_readings(claim_text, evidence_text, table=table) if problem else ():
+        if all(_account(c, e, table=table, heading=heading) is None for c, e in group):
+            return None  # "An X is ..." from "All Xs are ..."; "10 cents" = "€0.10"
     if problem and not table:
-        # "This SLA is version 3.2 ...; it replaces version 3.1": the later clause's
-        # subject pronoun read as the sentence's subject.
+        # "This SLA is 3.2 ...; it replaces 3.1": a later subject pronoun read as the subject.
         for alt in subject_readings(evidence_text):
             if _account(claim_text, alt, heading=heading, code_glue=code_glue) is None:
                 return None
@@ -415,7 +415,7 @@ def _account(
     claim = [t for t in claim_all if t.kind != "p"]
     if not claim:
         return "nothing to account for"
-    measured = _measure_verbs(claim) if table else set()
+    measured = _measure_verbs(claim, evidence_text) if table else set()
     label = not any(e.kind == "w" and e.key in _FINITE for e in ev)
     # A label-style line ("Last reviewed: 2026-01-19", "Atlas 3.10.0 — released
     # 2026-02-18") dates its fact without the preposition, and so does a heading that

@@ -106,7 +106,45 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
         gapped = _gapped(first, second)
         if gapped is not None:
             out.append(("gap", (first, gapped)))
+        shared = _object_gapped(first, second)
+        if shared is not None:
+            out.append(("gap", (first, shared)))
     return tuple(out)
+
+
+_NP_START_RE = re.compile(r"^(?:[A-Z0-9]|(?:the|a|an)\s)")
+
+
+def _verb_like(word: str) -> bool:
+    low = word.lower()
+    return word.islower() and (
+        low in _AUX_WORDS or (len(low) > 3 and low.endswith(("s", "ed")) and not low.endswith("ss"))
+    )
+
+
+def _object_gapped(first: str, second: str) -> str | None:
+    """The second part of "S <verb> A for x and B for y" with the first part's subject
+    and verb restored ("S <verb> B for y"), or None. The second part opens with a noun
+    phrase (a capital, a number or an article) and has, after it, a slot (a preposition)
+    that the first part has after its verb and an object; the verb is the first part's
+    first finite form (an auxiliary, or a word in "-s"/"-ed") and its group (session 8:
+    "Procurement recommends Tidewave Basic for field engineers and Beacon Plus for
+    survey staff" read in either order)."""
+    if _NP_START_RE.match(second) is None:
+        return None
+    words, fw = second.split(), first.split()
+    slot = next((j for j, w in enumerate(words[:5]) if j and w.lower() in _GAP_SLOTS), None)
+    if slot is None or any(w.lower() in _AUX_WORDS for w in words[:slot]):
+        return None
+    v = next((i for i in range(1, len(fw)) if _verb_like(fw[i])), None)
+    if v is None:
+        return None
+    while v + 1 < len(fw) and _verb_like(fw[v + 1]):
+        v += 1
+    at = next((a for a in range(v + 2, len(fw)) if fw[a].lower() == words[slot].lower()), None)
+    if at is None:
+        return None
+    return " ".join(fw[: v + 1] + words)
 
 
 #: Words that open the slot of a gapped second part ("cold food below 5 °C").

@@ -13,12 +13,46 @@ DNS; the TTL is 60 seconds") are not a list and stay allowed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from cairn.answer.tokens import AccountToken, _is_conj
 
 __all__ = ["straddles_semicolon"]
 
 _SEMICOLONS = frozenset(";；")
+_PRONOUNS = frozenset(["they", "it", "he", "she", "this", "these", "them"])
+
+
+def _joined_across(ev: Sequence[AccountToken], picks: Sequence[int]) -> str | None:
+    """A reason when two claim neighbours (at evidence positions ``picks``) join two
+    clauses of the evidence: across "; <pronoun>" the claim makes whatever precedes the
+    semicolon the pronoun's referent ("Docking stations must not be left outside" from
+    "Bikes go to a docking station; they must not be left outside"; a pronoun that stands
+    for the first clause's subject is read by ``clause_order`` instead); with only
+    "and"/"or" between them and a clause of its own after it, the end of one conjunct is
+    joined to the start of the next ("hired 40 engineers in 2024" from "hired 40
+    engineers and in 2024 it closed the site"). Session 8."""
+    for a, b in pairwise(picks):
+        lo, hi = sorted((a, b))
+        between = ev[lo + 1 : hi]
+        if any(e.kind == "p" and e.key in _SEMICOLONS for e in between) and any(
+            e.kind == "w" and e.key in _PRONOUNS for e in between
+        ):
+            return "a pronoun of the evidence stands between its words"
+        if hi - lo == 2 and ev[lo + 1].kind == "w" and _is_conj(ev[lo + 1]) and _new_clause(ev, hi):
+            return f"its words are joined across {ev[lo + 1].text!r} in the evidence"
+    return None
+
+
+def _new_clause(ev: Sequence[AccountToken], at: int) -> bool:
+    """The conjunct starting at ``at`` is a clause of its own: a subject pronoun follows
+    within a few words ("and in 2024 it closed"), not a list item ("and to the police")."""
+    for e in ev[at : at + 6]:
+        if e.kind == "p":
+            return False
+        if e.kind == "w" and e.key in ("it", "they", "he", "she"):
+            return True
+    return False
 
 
 def straddles_semicolon(
@@ -31,7 +65,12 @@ def straddles_semicolon(
     placed at the evidence positions ``picks``) lie on the two sides of a semicolon of
     ``ev``; ``claim_all`` is the claim with its punctuation. None otherwise, and for a
     claim that has a semicolon of its own."""
-    if not picks or not any(e.kind == "p" and e.key in _SEMICOLONS for e in ev):
+    if not picks:
+        return None
+    joined = _joined_across(ev, picks)
+    if joined:
+        return joined
+    if not any(e.kind == "p" and e.key in _SEMICOLONS for e in ev):
         return None
     if any(t.kind == "p" and t.key in _SEMICOLONS for t in claim_all):
         return None

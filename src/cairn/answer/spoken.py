@@ -8,7 +8,9 @@ Exact equivalences only, applied to claim and evidence alike:
 * a count of times: "once a day" = "one time a day", "twice" = "two times", "thrice" =
   "three times" ("once" alone is also the conjunction, "once the form is signed": only
   before a period or "more");
-* a clock time written with a dot and am/pm: "5.30 pm" = 17:30.
+* a clock time written with a dot and am/pm: "5.30 pm" = 17:30;
+* a fortnight: "every fortnight" = "fortnightly" = every 2 weeks, "a fortnight" = 2
+  weeks, "3 fortnights" = 6 weeks (session 8).
 """
 
 from __future__ import annotations
@@ -41,6 +43,17 @@ _ONCE_RE = re.compile(
 _DOT_CLOCK_RE = re.compile(r"\b(1[0-2]|0?[1-9])\.([0-5]\d)(\s?[ap]\.?m\.?)(?![a-z])", re.IGNORECASE)
 
 
+_FORTNIGHTLY_RE = re.compile(r"\bfortnightly\b", re.IGNORECASE)
+_FORTNIGHTS_RE = re.compile(r"\b(\d+)\s+fortnights\b", re.IGNORECASE)
+_FORTNIGHT_RE = re.compile(r"\b(?:(?:a|one)\s+)?fortnight\b(?!s)", re.IGNORECASE)
+
+
+def _fortnights(text: str) -> str:
+    text = _FORTNIGHTLY_RE.sub("every 2 weeks", text)
+    text = _FORTNIGHTS_RE.sub(lambda m: f"{2 * int(m.group(1))} weeks", text)
+    return _FORTNIGHT_RE.sub("2 weeks", text)
+
+
 def _quarter(m: re.Match[str]) -> str:
     return "45 minutes" if (m.group(1) or "").lower() == "three" else "15 minutes"
 
@@ -57,6 +70,8 @@ def spoken_quantities(text: str) -> str:
         text = _TIMES_RE.sub(lambda m: _TIMES[m.group(1).lower()], text)
     if "once" in low:
         text = _ONCE_RE.sub("one time", text)
+    if "fortnight" in low:
+        text = _fortnights(text)
     if "m" in low and "." in text:
         text = _DOT_CLOCK_RE.sub(r"\1:\2\3", text)
     return text

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cairn.answer.table_polarity import negative_cell_read
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
 __all__ = ["_CODE_GLUE", "_TABLE_GLUE", "_measure_verbs", "_table_binding", "_table_glue", "table_claim"]
@@ -41,6 +42,7 @@ _TABLE_GLUE = frozenset(
         "on",
         "via",
         "there",  # "There are 14 CO2 extinguishers" reads a count cell
+        "and",  # "costs €1.50 and includes 30 minutes": two cells of the one row
     ]
 )
 
@@ -108,10 +110,11 @@ _MEASURE_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _measure_verbs(claim: list[AccountToken]) -> set[int]:
+def _measure_verbs(claim: list[AccountToken], reading: str = "") -> set[int]:
     """Positions of the claim's measure verbs and their prepositions ("runs at",
-    "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``)."""
-    out: set[int] = set()
+    "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``), and
+    of the "from"/"to" a claim puts before a value of the row (see ``_route_words``)."""
+    out: set[int] = _route_words(claim, reading) if reading else set()
     for i, t in enumerate(claim):
         dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
         if dims is None:
@@ -124,10 +127,54 @@ def _measure_verbs(claim: list[AccountToken]) -> set[int]:
     return out
 
 
+#: Column headers that say which way a lone "from"/"to" value goes.
+_DIRECTION_HEADS = {
+    "from": frozenset(["origin", "from", "source", "departure", "sender"]),
+    "to": frozenset(["destination", "to", "arrival", "recipient"]),
+}
+
+
+def _route_words(claim: list[AccountToken], reading: str) -> set[int]:
+    """Positions of "from"/"to" that only say which way a value of the row goes: "from
+    Shanghai to Gdansk" for a route cell "Shanghai – Gdansk" (both values in one cell, in
+    that order), "from Vietnam" for an Origin cell, "to Oslo" for a Destination cell.
+    Anything else keeps the words unaccounted: a reversed route, "to Vietnam" for an
+    origin, a direction the row does not state."""
+    pairs = [p.split(" : ", 1) if " : " in p else ["", p] for p in reading.split(" ; ")]
+    cells = [account_tokens(cell) for _head, cell in pairs]
+    where: dict[int, tuple[int, int]] = {}  # claim position -> (cell, position in it)
+    for i in range(len(claim) - 1):
+        if claim[i].kind == "w" and claim[i].key in ("from", "to"):
+            found = next(
+                ((c, k) for c, toks in enumerate(cells) for k, e in enumerate(toks) if _same(claim[i + 1], e)),
+                None,
+            )
+            if found is None:
+                return set()
+            where[i] = found
+    out: set[int] = set()
+    for i, (c, k) in where.items():
+        key = claim[i].key
+        partner = [where[j] for j in where if claim[j].key != key and where[j][0] == c]
+        if partner:
+            ends = [k, *(pk for _pc, pk in partner)]
+            if (key == "from" and k == min(ends)) or (key == "to" and k == max(ends)):
+                out.add(i)
+            continue
+        head = {t.key for t in account_tokens(pairs[c][0]) if t.kind == "w"}
+        if head & _DIRECTION_HEADS[key]:
+            out.add(i)
+    return out if len(out) == len(where) else set()
+
+
 def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     """In a table row, a number of the claim must be read from a cell that says nothing
     else, or next to a word the claim puts next to it: "Lyra 14 G3" is not accounted by
-    "Lyra 16 G3" and "14 cores" in the same row."""
+    "Lyra 16 G3" and "14 cores" in the same row. A negative cell the claim reads keeps
+    its polarity (see :mod:`cairn.answer.table_polarity`)."""
+    polarity = negative_cell_read(claim, reading)
+    if polarity:
+        return polarity
     pairs = reading.split(" ; ")
     cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in pairs]
     heads = [pair.split(" : ", 1)[0] if " : " in pair else "" for pair in pairs]

@@ -24,6 +24,7 @@ from cairn.answer.normalise import (
 )
 from cairn.answer.rates import with_rates
 from cairn.answer.spoken import spoken_quantities
+from cairn.answer.subunits import pounds_for_pence
 from cairn.text.cjk import has_cjk
 from cairn.text.tokens import Token, tokenize
 
@@ -458,7 +459,7 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
     text = normalise_dates(western_forms(text) if has_cjk(text) else text)
     out: list[AccountToken] = []
     if not has_cjk(text):
-        text = spoken_quantities(expand_contractions(text))
+        text = pounds_for_pence(spoken_quantities(expand_contractions(text)))
     if has_cjk(text):
         _cjk_tokens(text, out)
     else:

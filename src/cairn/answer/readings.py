@@ -1,0 +1,43 @@
+"""Other readings of a claim and its evidence unit that state the same (issue 12, session 8).
+
+:func:`cairn.answer.account.account` accounts the claim as written first; when that
+fails, it tries each reading here: the universal subject said another way
+(:mod:`cairn.answer.universals`: "All lines" = "Every line" = "Lines" in a rule) and
+amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`), and two
+semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a pronoun
+of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`), and
+a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`),
+and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`).
+A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
+"""
+
+from __future__ import annotations
+
+from cairn.answer.clause_order import swapped_clauses
+from cairn.answer.fronted import fronted_reading
+from cairn.answer.pronouns import parallel_reading
+from cairn.answer.restrictors import restrictor_readings
+from cairn.answer.subunits import cents_reading
+from cairn.answer.universals import universal_readings
+
+__all__ = ["equivalent_readings"]
+
+
+def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> list[list[tuple[str, str]]]:
+    """Groups of (claim, evidence) pairs to account in turn; the universal and clause
+    readings not for a table row (a row has no sentence subject)."""
+    out = [] if table else [[pair] for pair in universal_readings(claim_text, evidence_text)]
+    cents = cents_reading(claim_text, evidence_text)
+    if cents is not None:
+        out.append([cents])
+    swapped = [] if table else swapped_clauses(claim_text, evidence_text)
+    if swapped:
+        out.append(swapped)
+    parallel = (parallel_reading(claim_text), parallel_reading(evidence_text))
+    if not table and parallel != (claim_text, evidence_text):
+        out.append([parallel])
+    out += [] if table else [[(claim, evidence_text)] for claim in restrictor_readings(claim_text)]
+    fronted = None if table else fronted_reading(claim_text, evidence_text)
+    if fronted is not None:
+        out.append([fronted])
+    return out

@@ -1,0 +1,73 @@
+"""One universal subject, said four ways (issue 12, session 8).
+
+"Every line must support 5G", "All lines must support 5G", "Each line must support 5G",
+"Any line must support 5G" and the bare plural of a rule, "Lines must support 5G", state
+the same rule; so do "Each field engineer uses 8 GB" and "Field engineers each use 8 GB".
+The account compares words by stem, so number agreement is no obstacle, but it matches
+a quantifier only as itself and never lets the evidence's quantifier be dropped. Here
+both texts are also read with the universal quantifier of a sentence's subject left out
+(sentence-initial "All"/"All of the"/"Every"/"Each"/"Any", and a floating "each" between
+a plural subject and its verb), and the claim is accounted in that reading too.
+
+What stays apart: another quantifier ("Some lines", "Most lines", "No line", "One line")
+is not universal and is never left out; and a claim that adds the universal to a bare
+plural the evidence states ("All lines were tested" from "Lines were tested") is read so
+only when it states a rule or standing fact, not a past event (a bare plural in a report
+of an event need not mean every one).
+
+A generic singular claim ("An injectable vaccine is given ...", see
+:func:`cairn.answer.idioms.generic_reading`) is read against the evidence without its
+"All"; one whose subject coordinates two nouns with "or" ("A van or trailer needs a
+permit") is also read with "and", as the plural rule "Vans and trailers need a permit"
+says the same of either.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cairn.answer.gaps import episodic
+from cairn.answer.idioms import generic_reading
+from cairn.answer.tokens import account_tokens
+
+__all__ = ["universal_readings"]
+
+_LEAD_RE = re.compile(
+    r"(^|[.;:]\s+)(?:all\s+of\s+the|all|every|each|any)\s+(?=[A-Za-z])", re.IGNORECASE
+)
+#: "Field engineers each use": a plural noun, "each", then a word (the verb), not a
+#: number ("cost €5 each", "one each") nor a preposition ("each of").
+_FLOATING_EACH_RE = re.compile(r"\b([A-Za-z][\w-]*[^s\W]s)\s+each\s+(?!of\b|other\b)(?=[a-z]{2,}\b)")
+_DETERMINED_RE = re.compile(r"\s*(?:a|an|the|this|that|one|its|their|our)\b", re.IGNORECASE)
+_GENERIC_OR_RE = re.compile(r"^(\s*(?:a|an)\s+[a-z][\w-]*)\s+or\s+(?=[a-z])", re.IGNORECASE)
+
+
+def _without_universal(text: str) -> str:
+    """``text`` without the universal quantifiers of its sentences' subjects."""
+    text = _LEAD_RE.sub(lambda m: m.group(1), text)
+    return _FLOATING_EACH_RE.sub(r"\1 ", text)
+
+
+def universal_readings(claim_text: str, evidence_text: str) -> list[tuple[str, str]]:
+    """Other (claim, evidence) readings to account, in order (see the module docstring):
+    the generic singular reading, then both texts without their universal subject
+    quantifiers."""
+    out: list[tuple[str, str]] = []
+    generic = generic_reading(claim_text, evidence_text)
+    if generic is not None:
+        out.append((claim_text, generic))
+        if _GENERIC_OR_RE.match(claim_text):
+            out.append((_GENERIC_OR_RE.sub(r"\1 and ", claim_text), generic))
+    elif _GENERIC_OR_RE.match(claim_text) and " and " in evidence_text:
+        out.append((_GENERIC_OR_RE.sub(r"\1 and ", claim_text), evidence_text))
+    claim, evidence = _without_universal(claim_text), _without_universal(evidence_text)
+    if claim == claim_text and evidence == evidence_text:
+        return out
+    # The claim adds "all" to the evidence's bare plural (not to "A visitor badge"): only
+    # for a rule or a fact.
+    if claim != claim_text and evidence == evidence_text and (
+        _DETERMINED_RE.match(evidence_text) or episodic(list(account_tokens(claim_text)))
+    ):
+        return out
+    out.append((claim, evidence))
+    return out
