@@ -19,7 +19,6 @@ session context) alone: nothing waits for a model.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 from cairn.blas import matvec
 from cairn.errors import ModelUnavailable
 from cairn.memory.bm25 import MemoryBM25
-from cairn.memory.records import Claim, Observation, Qualified
+from cairn.memory.records import Observation, Qualified, RecordKey
 from cairn.memory.scope import Caller, visible
+from cairn.memory.texts import embed_text, text_hash
 from cairn.retrieval.hybrid import (
     DEFAULT_SETTINGS,
     FeedbackExpander,
@@ -69,43 +69,17 @@ class Recalled:
     cosine: float | None = None
 
 
-def record_text(record: Observation | Claim) -> tuple[str, str]:
-    """A record's title and full text as handed to an agent (and embedded). An
-    observation's text opens with its title as a heading line; its type is shown in the
-    plan item's title, not spent in the text's tokens."""
-    if isinstance(record, Observation):
-        heading = record.title if record.title.endswith((".", ":", "!", "?")) else f"{record.title}:"
-        lines = [heading, record.narrative.strip()]
-        if record.facts:
-            lines += [f"- {fact}" for fact in record.facts]
-        if record.files:
-            lines.append("Files: " + ", ".join(record.files))
-        if record.concepts:
-            lines.append("Concepts: " + ", ".join(record.concepts))
-        return record.title, "\n".join(line for line in lines if line)
-    title = f"{record.subject} {record.predicate} {record.object}"
-    return title, f"[claim] {title}"
-
-
-def embed_text(record: Observation | Claim) -> str:
-    """The text a record is embedded by: the text a plan hands over (:func:`record_text`)."""
-    return record_text(record)[1]
-
-
-def text_hash(text: str) -> str:
-    """The content address of a text in the vector table (as a passage's ``passage_hash``)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _session(record: MemoryRecord) -> tuple[str, str | None, str] | None:
+def _session(record: MemoryRecord | RecordKey) -> tuple[str, str | None, str] | None:
+    if isinstance(record, RecordKey):
+        return (record.project, record.owner, record.observed_at) if record.kind == "observation" and record.observed_at else None
     if isinstance(record, Observation) and record.observed_at:
         return (record.project, record.owner, record.observed_at)
     return None
 
 
-def session_neighbours(records: Sequence[MemoryRecord]) -> dict[str, Neighbours]:
-    """Record id -> its previous and next record of the same session, for ``records`` in
-    write order (only records with a neighbour are listed)."""
+def session_neighbours(records: Sequence[MemoryRecord | RecordKey]) -> dict[str, Neighbours]:
+    """Record id -> its previous and next record of the same session, for ``records`` (or
+    their keys) in write order (only records with a neighbour are listed)."""
     out: dict[str, Neighbours] = {}
     sessions = [_session(r) for r in records]
     for i, record in enumerate(records):
@@ -120,7 +94,7 @@ def session_neighbours(records: Sequence[MemoryRecord]) -> dict[str, Neighbours]
 
 
 def fused_order(
-    rankings: Mapping[str, Sequence[tuple[str, float]]], records: Sequence[MemoryRecord], limit: int,
+    rankings: Mapping[str, Sequence[tuple[str, float]]], records: Sequence[MemoryRecord | RecordKey], limit: int,
     weights: Mapping[str, float] | None = None, settings: HybridSettings = DEFAULT_SETTINGS, *,
     ordinal: Mapping[str, int] | None = None, near: Mapping[str, Neighbours] | None = None,
 ) -> list[str]:
@@ -195,16 +169,26 @@ def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[
 
 @dataclass(frozen=True, slots=True)
 class _Visible:
-    """What a caller may see of memory, cached until memory or the vectors change."""
+    """What a caller may see of memory, cached until memory or the vectors change: every
+    visible record's key (read from the store's columns), and the records decoded so far
+    (only those a recall returned or read the text of: a fresh process does not decode
+    50,000 records for its first plan)."""
 
-    records: list[MemoryRecord]  # active, visible, in write order
-    by_id: dict[str, MemoryRecord]
-    ordinal: dict[str, int]  # id -> position in ``records``
-    near: dict[str, Neighbours]  # session_neighbours(records)
+    keys: list[RecordKey]  # active, visible, in write order
+    ordinal: dict[str, int]  # id -> position in ``keys``
+    near: dict[str, Neighbours]  # session_neighbours(keys)
     rows: list[str]  # ids of the records with a vector, in matrix order
     matrix: Any  # float32 (len(rows), dims), or None
     version: object = None  # memory's version when read
     row_of: dict[str, int] = field(default_factory=dict)  # id -> its row in ``matrix``
+    decoded: dict[str, MemoryRecord] = field(default_factory=dict)  # id -> record, as read
+
+    def records(self, store: Any, ids: Sequence[str]) -> list[MemoryRecord]:
+        """The records of ``ids`` (visible ones), decoding those not read before."""
+        missing = [rid for rid in ids if rid not in self.decoded]
+        if missing:
+            self.decoded.update(store.memory_records(missing))
+        return [self.decoded[rid] for rid in ids]
 
 
 class HybridRecall:
@@ -257,19 +241,19 @@ class HybridRecall:
             cached = self._cache.get(key)
         if cached is not None and cached[0] == version:
             return cached[1]
-        records = [r for r in store.memory_list([caller.project], limit=ALL_RECORDS) if visible(r, caller)]
+        keys = [k for k in store.memory_keys([caller.project]) if visible(k, caller)]
         rows: list[str] = []
         matrix = None
         if fingerprint is not None:
-            hashes = {r.id: text_hash(embed_text(r)) for r in records}
-            blobs = store.vectors_for(fingerprint, list(hashes.values()))
-            rows = [r.id for r in records if hashes[r.id] in blobs]
+            blobs = store.vectors_for(fingerprint, [k.embed_hash for k in keys])
+            found = [k for k in keys if k.embed_hash in blobs]
+            rows = [k.id for k in found]
             if rows:  # numpy only where vectors exist (the base install has none)
                 import numpy as np
 
-                matrix = np.frombuffer(b"".join(blobs[hashes[rid]] for rid in rows), dtype="<f4").reshape(len(rows), -1)
-        seen = _Visible(records, {r.id: r for r in records}, {r.id: n for n, r in enumerate(records)},
-                        session_neighbours(records), rows, matrix, version[0], {rid: n for n, rid in enumerate(rows)})
+                matrix = np.frombuffer(b"".join(blobs[k.embed_hash] for k in found), dtype="<f4").reshape(len(rows), -1)
+        seen = _Visible(keys, {k.id: n for n, k in enumerate(keys)}, session_neighbours(keys), rows, matrix,
+                        version[0], {rid: n for n, rid in enumerate(rows)})
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}
             self._cache[key] = (version, seen)
@@ -282,7 +266,7 @@ class HybridRecall:
         store = self._open_store(True)
         embedder, fingerprint = self._fingerprint()
         seen = self._visible(store, caller, fingerprint)
-        if not seen.records:
+        if not seen.keys:
             return []
         # Each ranked list as deep as ``query``'s for ``limit`` results.
         depth = max(self._settings.candidates, limit * 5)
@@ -305,7 +289,7 @@ class HybridRecall:
         weights = adapt_weights(tuning.weights, decisive=strong, settings=tuning).weights
         if not strong and rankings["bm25"]:
             first = _fused_ids(rankings, seen.ordinal, weights, tuning)
-            top = [embed_text(seen.by_id[rid]) for rid in first[:tuning.feedback_text_passages]]
+            top = [embed_text(r) for r in seen.records(store, first[:tuning.feedback_text_passages])]
             extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
             if extra:
                 rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
@@ -313,8 +297,8 @@ class HybridRecall:
             if shifted is not None:
                 rankings["vectorx"] = _nearest(seen.rows, cosines(seen.matrix, shifted), depth)
                 weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
-        ids = fused_order(rankings, seen.records, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
-        qualified = self._memory.qualified([seen.by_id[rid] for rid in ids], caller)
+        ids = fused_order(rankings, seen.keys, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
+        qualified = self._memory.qualified(seen.records(store, ids), caller)
         return [Recalled(q, float(near[seen.row_of[q.record.id]]) if near is not None and q.record.id in seen.row_of
                          else None) for q in qualified]
 
@@ -322,18 +306,18 @@ class HybridRecall:
         """(id, BM25 score) of the best ``depth`` records ``caller`` may see."""
         parsed = parse_query(text, strict=False)
         # Scored from the postings (the same scores and order as FTS5's), else by FTS5.
-        ranked = self._lexical.rank(store, seen.version, parsed, seen.by_id, depth, key=seen)
+        ranked = self._lexical.rank(store, seen.version, parsed, seen.ordinal, depth, key=seen)
         if ranked is not None:
             return ranked
         # The best ``depth`` alone first (scoring is the same, sorting and reading 4x
         # less): when the caller may see all of them, they are the answer.
         scored = store.memory_search(parsed, [caller.project], depth)
-        if all(rid in seen.by_id for rid, _ in scored):
+        if all(rid in seen.ordinal for rid, _ in scored):
             return list(scored)
         fetch = depth * 4
         while True:
             scored = store.memory_search(parsed, [caller.project], fetch)
-            hits = [(rid, score) for rid, score in scored if rid in seen.by_id][:depth]
+            hits = [(rid, score) for rid, score in scored if rid in seen.ordinal][:depth]
             if len(hits) >= depth or len(scored) < fetch:
                 return hits
             fetch *= 4

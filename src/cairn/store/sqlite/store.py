@@ -27,7 +27,7 @@ from cairn.store.sqlite.documents import DocumentsMixin
 from cairn.store.sqlite.fts import LexicalMixin
 from cairn.store.sqlite.jobs import JobsMixin  # the resident runtime (issue 16)
 from cairn.store.sqlite.links import LinksMixin
-from cairn.store.sqlite.memory import MemoryMixin  # agent memory (issue 14)
+from cairn.store.sqlite.memory import MemoryMixin, body_embed_hash  # agent memory (issue 14)
 from cairn.store.sqlite.memory_terms import MemoryTermsMixin  # plan speed (issue 14)
 from cairn.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION
 from cairn.store.sqlite.runs import RunsMixin
@@ -68,6 +68,8 @@ class SQLiteStore(
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.execute("PRAGMA foreign_keys = ON")
             self.conn.execute("PRAGMA cache_size = -32000")
+            # Migration 12 fills memory records' text addresses with it.
+            self.conn.create_function("cairn_embed_hash", 1, body_embed_hash, deterministic=True)
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open index {path}: {exc}") from exc
