@@ -19,6 +19,7 @@ session context) alone: nothing waits for a model.
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -105,15 +106,15 @@ def fused_order(
     ``records`` may be given when already known (recall keeps them with its cache)."""
     ordinal = {r.id: n for n, r in enumerate(records)} if ordinal is None else ordinal
     near = session_neighbours(records) if near is None else near
-    fused = _fuse(rankings, ordinal, weights, settings)
-    units = {f.hit.docid for f in fused}
     # The records a unit lends to are its own neighbours (neighbours are mutual).
-    lenders = [near[u] for u in units if u in near]
+    lenders = [near[u] for u in _ranked_ids(rankings) if u in near] if near else []
     lending = {rid: near[rid] for n in lenders for rid in (n.previous, n.next) if rid is not None}
-    if lending:
-        entries = {rid: light_hit(ordinal[rid], rid, 0.0) for rid in lending}
-        fused = sequence_context(fused, lending, entries, previous_weight=settings.sequence_previous,
-                                 next_weight=settings.sequence_next, capped=settings.sequence_cap)
+    if not lending:  # nothing moves: the first ``limit`` alone, no unit objects for the rest
+        return [rid for rid, _ in _fused_scores(rankings, ordinal, weights, settings, max(limit, 0))]
+    fused = _units(_fused_scores(rankings, ordinal, weights, settings), ordinal)
+    entries = {rid: light_hit(ordinal[rid], rid, 0.0) for rid in lending}
+    fused = sequence_context(fused, lending, entries, previous_weight=settings.sequence_previous,
+                             next_weight=settings.sequence_next, capped=settings.sequence_cap)
     return [f.hit.docid for f in fused[:limit]]
 
 
@@ -123,19 +124,31 @@ def _fuse(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[
     its order and with its scores, without what recall does not read (each unit's per-stage
     ranks, its hit's score): the same sums in the same order, the same tie-breaks (best
     rank, then stage order, then write position)."""
-    return [Fused(light_hit(ordinal[rid], rid, 0.0), round(score, 8), {})
-            for rid, score in _fused_scores(rankings, ordinal, weights, settings)]
+    return _units(_fused_scores(rankings, ordinal, weights, settings), ordinal)
+
+
+def _ranked_ids(rankings: Mapping[str, Sequence[tuple[str, float]]]) -> set[str]:
+    """The ids of every ranked list (the units fusion makes)."""
+    return {rid for ranked in rankings.values() for rid, _ in ranked}
+
+
+def _units(scored: Sequence[tuple[str, float]], ordinal: Mapping[str, int]) -> list[Fused]:
+    """:func:`_fuse`'s units of :func:`_fused_scores`' (id, score) list."""
+    return [Fused(light_hit(ordinal[rid], rid, 0.0), round(score, 8), {}) for rid, score in scored]
 
 
 def _fused_ids(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[str, int],
-               weights: Mapping[str, float] | None, settings: HybridSettings) -> list[str]:
-    """The ids of :func:`_fuse`'s units, in its order (the feedback round reads no more)."""
-    return [rid for rid, _ in _fused_scores(rankings, ordinal, weights, settings)]
+               weights: Mapping[str, float] | None, settings: HybridSettings, first: int | None = None) -> list[str]:
+    """The ids of :func:`_fuse`'s units, in its order (the feedback round reads no more);
+    the ``first`` alone when given."""
+    return [rid for rid, _ in _fused_scores(rankings, ordinal, weights, settings, first)]
 
 
 def _fused_scores(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[str, int],
-                  weights: Mapping[str, float] | None, settings: HybridSettings) -> list[tuple[str, float]]:
-    """(id, unrounded fused score) in :func:`_fuse`'s order."""
+                  weights: Mapping[str, float] | None, settings: HybridSettings,
+                  first: int | None = None) -> list[tuple[str, float]]:
+    """(id, unrounded fused score) in :func:`_fuse`'s order; the ``first`` alone when given
+    (a partial selection: a recall reads 3 to 50 of some 600 units)."""
     weights = settings.weights if weights is None else weights
     k = settings.rrf_k
     units: dict[str, list[Any]] = {}  # id -> [score, best rank, stage order of that rank]
@@ -154,8 +167,10 @@ def _fused_scores(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: 
             entry[0] += weight / (k + rank)
             if rank < entry[1]:
                 entry[1], entry[2] = rank, order
-    ordered = sorted(units.items(), key=lambda u: (-round(u[1][0], 8), u[1][1], u[1][2], ordinal[u[0]]))
-    return [(rid, e[0]) for rid, e in ordered]
+    # The write position is unique: no two keys tie, and id and score are never compared.
+    keyed = [(-round(e[0], 8), e[1], e[2], ordinal[rid], rid, e[0]) for rid, e in units.items()]
+    ordered = heapq.nsmallest(first, keyed) if first is not None and first < len(keyed) else sorted(keyed)
+    return [(key[4], key[5]) for key in ordered]
 
 
 def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[np.float64]:
@@ -288,7 +303,8 @@ class HybridRecall:
                                ratio=tuning.strong_signal_ratio)
         weights = adapt_weights(tuning.weights, decisive=strong, settings=tuning).weights
         if not strong and rankings["bm25"]:
-            first = _fused_ids(rankings, seen.ordinal, weights, tuning)
+            first = _fused_ids(rankings, seen.ordinal, weights, tuning,
+                               max(tuning.feedback_text_passages, tuning.feedback_vector_passages))
             top = [embed_text(r) for r in seen.records(store, first[:tuning.feedback_text_passages])]
             extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
             if extra:

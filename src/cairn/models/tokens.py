@@ -16,6 +16,9 @@ from dataclasses import dataclass
 ESTIMATE_NAME = "estimate:ceil(chars/4)"
 #: Words whose counts the tokenizer's counter remembers (emptied when full).
 CACHED_WORDS = 200_000
+#: Characters of whole texts whose counts it remembers (emptied when full): a plan counts
+#: the same passages and records again whenever they come up for another task.
+CACHED_TEXT_CHARS = 16_000_000
 #: New words counted as one pre-tokenized sequence (more: a parallel batch).
 PRETOKENIZED_WORDS = 2_000
 #: Characters Python's ``str.split`` treats as whitespace and BERT's normalizer does not
@@ -56,6 +59,8 @@ def budget_token_counter() -> TokenCounter:
     encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
 
     words: dict[str, int] = {}
+    texts_seen: dict[str, int] = {}
+    held = [0]  # characters of the texts in ``texts_seen``
 
     def _word_counts(batch: list[str]) -> list[int]:
         if len(batch) > PRETOKENIZED_WORDS:
@@ -68,6 +73,22 @@ def budget_token_counter() -> TokenCounter:
         return [per_word[i] for i in range(len(batch))]
 
     def count(texts: Sequence[str]) -> list[int]:
+        """Each text's count: remembered for a text counted before, else :func:`count_new`'s."""
+        out = [texts_seen.get(t, -1) for t in texts]
+        todo = [i for i, n in enumerate(out) if n < 0]
+        if todo:
+            fresh = count_new([texts[i] for i in todo])
+            size = sum(len(texts[i]) for i in todo)
+            if held[0] + size > CACHED_TEXT_CHARS:
+                texts_seen.clear()
+                held[0] = 0
+            for i, n in zip(todo, fresh, strict=True):
+                out[i] = n
+                texts_seen[texts[i]] = n
+            held[0] += size
+        return out
+
+    def count_new(texts: Sequence[str]) -> list[int]:
         # The BERT normalizer acts character by character and the pre-tokenizer splits at
         # whitespace first, so a text's count is the sum of its whitespace-separated
         # words' counts when both sides agree on what whitespace is (checked equal on
