@@ -98,7 +98,8 @@ def budget_token_counter() -> TokenCounter:
         plain = {i for i, text in enumerate(texts) if not _SPLIT_ONLY.search(text)}
         out = [0] * len(texts)
         if plain:
-            needed = {w for i in plain for w in texts[i].split()}
+            split = {i: texts[i].split() for i in plain}  # each text split once
+            needed = set().union(*split.values())
             known = {w: n for w in needed if (n := words.get(w)) is not None}
             missing = [w for w in needed if w not in known]
             if missing:
@@ -107,8 +108,8 @@ def budget_token_counter() -> TokenCounter:
                     words.clear()
                 words.update(counted)
                 known.update(counted)
-            for i in plain:
-                out[i] = sum(known[w] for w in texts[i].split())
+            for i, parts in split.items():
+                out[i] = sum(map(known.__getitem__, parts))
         others = [i for i in range(len(texts)) if i not in plain]
         if others:
             for i, e in zip(others, encode([texts[i] for i in others], add_special_tokens=False), strict=True):
