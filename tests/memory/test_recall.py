@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from cairn.memory.governor import canonical
 from cairn.memory.recall import embed_text, fused_order, session_neighbours
 from cairn.memory.records import Observation
@@ -144,3 +146,33 @@ def test_session_neighbours_of_keys_are_those_of_records() -> None:
     assert session_neighbours(keys) == session_neighbours(records)
     claim = RecordKey("x", "claim", "p", "ann", "project", "s1", "h")
     assert session_neighbours([keys[0], claim, keys[1]]) == {}
+
+
+def test_a_fresh_process_decodes_only_the_records_it_recalls(mws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recall reads every visible record's key from the store's columns and decodes only
+    the records it returns or reads the text of (a fresh process's first plan used to
+    decode every record): the same records, in the same order, as with all decoded."""
+    import cairn
+    from cairn.store.sqlite import memory as sqlite_memory
+
+    mws.memory_import([{"title": f"Llama note {n}", "narrative": f"llamas graze on hill {n} at dawn"
+                        + (" with alpacas" if n % 7 == 0 else ""), "source": "import"} for n in range(120)])
+    caller = mws.memory_caller()
+    expected = [r.qualified.record.id for r in mws._recall.recall("alpacas on the hill", caller, 10)]
+    fresh = cairn.open()  # a new workspace: nothing cached
+    decoded: list[str] = []
+    decode = sqlite_memory.record_from_json
+
+    def counting(body: str) -> Any:
+        record = decode(body)
+        decoded.append(record.id)
+        return record
+
+    monkeypatch.setattr(sqlite_memory, "record_from_json", counting)
+    try:
+        got = [r.qualified.record.id for r in fresh._recall.recall("alpacas on the hill", caller, 10)]
+        assert got == expected
+        assert 0 < len(decoded) <= 15  # the 10 returned and the feedback round's first 5 texts
+        assert set(got) <= set(decoded)
+    finally:
+        fresh.close()
