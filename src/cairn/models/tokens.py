@@ -66,10 +66,13 @@ def budget_token_counter() -> TokenCounter:
         if len(batch) > PRETOKENIZED_WORDS:
             return [len(e.ids) for e in encode(batch, add_special_tokens=False)]
         # One sequence of the words as pre-tokenized input: each token's word id says whose
-        # it is (the same counts: the normalizer and pre-tokenizer act word by word), on
-        # this thread, where a batch wakes the tokenizer's thread pool for a few words.
+        # it is (the same counts: the normalizer and pre-tokenizer act word by word), as a
+        # batch of that one sequence (one task for the tokenizer's pool, where a batch of
+        # the words would be split into many): ``encode_batch`` releases the GIL while it
+        # works and ``encode`` does not, so a plan's other thread runs meanwhile.
         # Counted in C (collections.Counter), not a Python loop over every token.
-        per_word = Counter(tokenizer.encode(batch, is_pretokenized=True, add_special_tokens=False).word_ids)
+        sequence = tokenizer.encode_batch([batch], is_pretokenized=True, add_special_tokens=False)[0]
+        per_word = Counter(sequence.word_ids)
         return [per_word[i] for i in range(len(batch))]
 
     def count(texts: Sequence[str]) -> list[int]:

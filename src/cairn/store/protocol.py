@@ -412,8 +412,7 @@ class MemoryStore(Protocol):
         ...
 
     def memory_keys(self, projects: Sequence[str]) -> list[RecordKey]:
-        """The keys of the active records of ``projects`` and team records, oldest first,
-        without decoding a record (what recall reads of every visible record)."""
+        """Keys of the active records of ``projects`` and team records, oldest first (no decoding)."""
         ...
 
     def memory_signals(self, ids: Sequence[str]) -> dict[str, list[Signal]]:
