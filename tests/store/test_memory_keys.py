@@ -77,3 +77,21 @@ def test_vectors_for_many_hashes(store: Store, monkeypatch: pytest.MonkeyPatch, 
     store.write_vectors("other", [(f"h{n}", blob, 2, 1) for n in range(20)])
     asked = [f"h{n}" for n in range(0, 12, 2)] + ["h0"]
     assert store.vectors_for("fp", asked) == {"h0": blob, "h2": blob, "h4": blob}
+
+
+def test_reader_is_a_second_read_only_connection(tmp_path: Path) -> None:
+    """The store's second connection (a plan's recall reads through it on a helper thread):
+    it sees what the store writes after it was opened, cannot write, and closes with it."""
+    from cairn.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "index.sqlite")
+    reader = store.reader()
+    assert store.reader() is reader and reader.conn is not store.conn
+    records = _write(store)
+    assert reader.memory_keys(["p1"]) == store.memory_keys(["p1"]) != []
+    assert reader.memory_records(["obs_1"]) == {"obs_1": records[0]}
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        reader.conn.execute("DELETE FROM memory_records")
+    store.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        reader.conn.execute("SELECT 1")

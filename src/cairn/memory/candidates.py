@@ -101,7 +101,7 @@ def coverage(terms: frozenset[str], text: str) -> float:
     """Share of ``terms`` found among the light-stemmed words of ``text`` (0 without terms)."""
     if not terms:
         return 0.0
-    found = {_stem(w) for w in set(words(text))} & terms
+    found = set(map(_stem, set(words(text)))) & terms
     return len(found) / len(terms)
 
 

@@ -23,7 +23,7 @@ import heapq
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from cairn.blas import matvec
 from cairn.errors import ModelUnavailable
@@ -278,7 +278,7 @@ class HybridRecall:
         """The ``limit`` active records ``caller`` may see that best match ``text``, fused
         best first, each qualified, with its cosine to ``text`` (when vectors ran; the
         embedding of ``text`` through ``shared`` when given)."""
-        store = self._open_store(True)
+        store = _reads(self._open_store(True))
         embedder, fingerprint = self._fingerprint()
         seen = self._visible(store, caller, fingerprint)
         if not seen.keys:
@@ -314,7 +314,7 @@ class HybridRecall:
                 rankings["vectorx"] = _nearest(seen.rows, cosines(seen.matrix, shifted), depth)
                 weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
         ids = fused_order(rankings, seen.keys, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
-        qualified = self._memory.qualified(seen.records(store, ids), caller)
+        qualified = self._memory.qualified(seen.records(store, ids), caller, store=store)
         return [Recalled(q, float(near[seen.row_of[q.record.id]]) if near is not None and q.record.id in seen.row_of
                          else None) for q in qualified]
 
@@ -346,6 +346,21 @@ class HybridRecall:
         if not rows:
             return None
         return rocchio(query, seen.matrix[rows], self._settings.rocchio_beta)
+
+
+@runtime_checkable
+class _SecondReader(Protocol):
+    """A backend that offers a second connection for reads (:meth:`SQLiteStore.reader`)."""
+
+    def reader(self) -> Any:
+        """The backend's read-only second connection."""
+        ...
+
+
+def _reads(store: Any) -> Any:
+    """Where a recall reads: the backend's second connection when it has one (a plan's
+    recall runs on a helper thread beside the passages' search on the first)."""
+    return store.reader() if isinstance(store, _SecondReader) else store
 
 
 def _nearest(ids: Sequence[str], scores: NDArray[np.float64], depth: int) -> list[tuple[str, float]]:
