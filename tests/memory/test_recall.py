@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from cairn.memory.governor import canonical
 from cairn.memory.recall import embed_text, fused_order, session_neighbours
 from cairn.memory.records import Observation
@@ -106,3 +108,71 @@ def test_recall_fusion_is_query_fusion() -> None:
         assert [(f.hit.docid, f.hit.passage_id, f.score) for f in got] == \
             [(f.hit.docid, f.hit.passage_id, f.score) for f in expected]
         assert _fused_ids(rankings, ordinal, weights, DEFAULT_SETTINGS) == [f.hit.docid for f in expected]
+        first = rng.randrange(0, 70)
+        assert _fused_ids(rankings, ordinal, weights, DEFAULT_SETTINGS, first) == \
+            [f.hit.docid for f in expected][:first]
+
+
+def test_fused_order_takes_the_first_alone_only_when_nothing_lends() -> None:
+    """Without session neighbours among the units, :func:`fused_order` selects its first
+    ``limit`` by a partial selection: the same ids as the full fusion's first ``limit``."""
+    import random
+
+    from cairn.memory.recall import _fuse
+    from cairn.retrieval.hybrid import DEFAULT_SETTINGS
+
+    rng = random.Random(11)
+    ids = [f"r{n}" for n in range(80)]
+    records = [obs(rid, None) for rid in ids]
+    ordinal = {rid: n for n, rid in enumerate(ids)}
+    for case in range(100):
+        rankings = {stage: [(rng.choice(ids), rng.random()) for _ in range(rng.randrange(0, 50))]
+                    for stage in ("bm25", "vector")[: 1 + case % 2]}
+        limit = rng.randrange(0, 90)
+        full = [f.hit.docid for f in _fuse(rankings, ordinal, None, DEFAULT_SETTINGS)]
+        assert fused_order(rankings, records, limit) == full[:limit]
+
+
+def test_session_neighbours_of_keys_are_those_of_records() -> None:
+    """Recall reads record keys (:class:`~cairn.memory.records.RecordKey`), not records:
+    the same sessions (a claim has none)."""
+    from cairn.memory.records import RecordKey
+    from cairn.memory.texts import embed_hash
+
+    records = [obs("a", "s1"), obs("b", "s1"), obs("c", None), obs("d", "s2"), obs("e", "s2", owner="bob"),
+               obs("f", "s2", owner="bob")]
+    keys = [RecordKey(r.id, "observation", r.project, r.owner, r.visibility, r.observed_at, embed_hash(r))
+            for r in records]
+    assert session_neighbours(keys) == session_neighbours(records)
+    claim = RecordKey("x", "claim", "p", "ann", "project", "s1", "h")
+    assert session_neighbours([keys[0], claim, keys[1]]) == {}
+
+
+def test_a_fresh_process_decodes_only_the_records_it_recalls(mws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recall reads every visible record's key from the store's columns and decodes only
+    the records it returns or reads the text of (a fresh process's first plan used to
+    decode every record): the same records, in the same order, as with all decoded."""
+    import cairn
+    from cairn.store.sqlite import memory as sqlite_memory
+
+    mws.memory_import([{"title": f"Llama note {n}", "narrative": f"llamas graze on hill {n} at dawn"
+                        + (" with alpacas" if n % 7 == 0 else ""), "source": "import"} for n in range(120)])
+    caller = mws.memory_caller()
+    expected = [r.qualified.record.id for r in mws._recall.recall("alpacas on the hill", caller, 10)]
+    fresh = cairn.open()  # a new workspace: nothing cached
+    decoded: list[str] = []
+    decode = sqlite_memory.record_from_json
+
+    def counting(body: str) -> Any:
+        record = decode(body)
+        decoded.append(record.id)
+        return record
+
+    monkeypatch.setattr(sqlite_memory, "record_from_json", counting)
+    try:
+        got = [r.qualified.record.id for r in fresh._recall.recall("alpacas on the hill", caller, 10)]
+        assert got == expected
+        assert 0 < len(decoded) <= 15  # the 10 returned and the feedback round's first 5 texts
+        assert set(got) <= set(decoded)
+    finally:
+        fresh.close()

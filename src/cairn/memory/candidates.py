@@ -41,9 +41,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from cairn.gitcli import git_text
 from cairn.memory.governor import Candidate
-from cairn.memory.recall import Recalled, record_text
+from cairn.memory.recall import Recalled
 from cairn.memory.records import Claim, EvidenceRef, Observation, Qualified
 from cairn.memory.scope import Caller
+from cairn.memory.texts import record_text
 from cairn.text.stem import light_stem
 from cairn.text.stopwords import QUERY_STOPWORDS
 from cairn.text.tokens import words
@@ -100,7 +101,7 @@ def coverage(terms: frozenset[str], text: str) -> float:
     """Share of ``terms`` found among the light-stemmed words of ``text`` (0 without terms)."""
     if not terms:
         return 0.0
-    found = {_stem(w) for w in set(words(text))} & terms
+    found = set(map(_stem, set(words(text)))) & terms
     return len(found) / len(terms)
 
 

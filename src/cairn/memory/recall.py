@@ -19,17 +19,18 @@ session context) alone: nothing waits for a model.
 
 from __future__ import annotations
 
-import hashlib
+import heapq
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from cairn.blas import matvec
 from cairn.errors import ModelUnavailable
 from cairn.memory.bm25 import MemoryBM25
-from cairn.memory.records import Claim, Observation, Qualified
+from cairn.memory.records import Observation, Qualified, RecordKey
 from cairn.memory.scope import Caller, visible
+from cairn.memory.texts import embed_text, text_hash
 from cairn.retrieval.hybrid import (
     DEFAULT_SETTINGS,
     FeedbackExpander,
@@ -69,43 +70,17 @@ class Recalled:
     cosine: float | None = None
 
 
-def record_text(record: Observation | Claim) -> tuple[str, str]:
-    """A record's title and full text as handed to an agent (and embedded). An
-    observation's text opens with its title as a heading line; its type is shown in the
-    plan item's title, not spent in the text's tokens."""
-    if isinstance(record, Observation):
-        heading = record.title if record.title.endswith((".", ":", "!", "?")) else f"{record.title}:"
-        lines = [heading, record.narrative.strip()]
-        if record.facts:
-            lines += [f"- {fact}" for fact in record.facts]
-        if record.files:
-            lines.append("Files: " + ", ".join(record.files))
-        if record.concepts:
-            lines.append("Concepts: " + ", ".join(record.concepts))
-        return record.title, "\n".join(line for line in lines if line)
-    title = f"{record.subject} {record.predicate} {record.object}"
-    return title, f"[claim] {title}"
-
-
-def embed_text(record: Observation | Claim) -> str:
-    """The text a record is embedded by: the text a plan hands over (:func:`record_text`)."""
-    return record_text(record)[1]
-
-
-def text_hash(text: str) -> str:
-    """The content address of a text in the vector table (as a passage's ``passage_hash``)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _session(record: MemoryRecord) -> tuple[str, str | None, str] | None:
+def _session(record: MemoryRecord | RecordKey) -> tuple[str, str | None, str] | None:
+    if isinstance(record, RecordKey):
+        return (record.project, record.owner, record.observed_at) if record.kind == "observation" and record.observed_at else None
     if isinstance(record, Observation) and record.observed_at:
         return (record.project, record.owner, record.observed_at)
     return None
 
 
-def session_neighbours(records: Sequence[MemoryRecord]) -> dict[str, Neighbours]:
-    """Record id -> its previous and next record of the same session, for ``records`` in
-    write order (only records with a neighbour are listed)."""
+def session_neighbours(records: Sequence[MemoryRecord | RecordKey]) -> dict[str, Neighbours]:
+    """Record id -> its previous and next record of the same session, for ``records`` (or
+    their keys) in write order (only records with a neighbour are listed)."""
     out: dict[str, Neighbours] = {}
     sessions = [_session(r) for r in records]
     for i, record in enumerate(records):
@@ -120,7 +95,7 @@ def session_neighbours(records: Sequence[MemoryRecord]) -> dict[str, Neighbours]
 
 
 def fused_order(
-    rankings: Mapping[str, Sequence[tuple[str, float]]], records: Sequence[MemoryRecord], limit: int,
+    rankings: Mapping[str, Sequence[tuple[str, float]]], records: Sequence[MemoryRecord | RecordKey], limit: int,
     weights: Mapping[str, float] | None = None, settings: HybridSettings = DEFAULT_SETTINGS, *,
     ordinal: Mapping[str, int] | None = None, near: Mapping[str, Neighbours] | None = None,
 ) -> list[str]:
@@ -131,15 +106,15 @@ def fused_order(
     ``records`` may be given when already known (recall keeps them with its cache)."""
     ordinal = {r.id: n for n, r in enumerate(records)} if ordinal is None else ordinal
     near = session_neighbours(records) if near is None else near
-    fused = _fuse(rankings, ordinal, weights, settings)
-    units = {f.hit.docid for f in fused}
     # The records a unit lends to are its own neighbours (neighbours are mutual).
-    lenders = [near[u] for u in units if u in near]
+    lenders = [near[u] for u in _ranked_ids(rankings) if u in near] if near else []
     lending = {rid: near[rid] for n in lenders for rid in (n.previous, n.next) if rid is not None}
-    if lending:
-        entries = {rid: light_hit(ordinal[rid], rid, 0.0) for rid in lending}
-        fused = sequence_context(fused, lending, entries, previous_weight=settings.sequence_previous,
-                                 next_weight=settings.sequence_next, capped=settings.sequence_cap)
+    if not lending:  # nothing moves: the first ``limit`` alone, no unit objects for the rest
+        return [rid for rid, _ in _fused_scores(rankings, ordinal, weights, settings, max(limit, 0))]
+    fused = _units(_fused_scores(rankings, ordinal, weights, settings), ordinal)
+    entries = {rid: light_hit(ordinal[rid], rid, 0.0) for rid in lending}
+    fused = sequence_context(fused, lending, entries, previous_weight=settings.sequence_previous,
+                             next_weight=settings.sequence_next, capped=settings.sequence_cap)
     return [f.hit.docid for f in fused[:limit]]
 
 
@@ -149,19 +124,31 @@ def _fuse(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[
     its order and with its scores, without what recall does not read (each unit's per-stage
     ranks, its hit's score): the same sums in the same order, the same tie-breaks (best
     rank, then stage order, then write position)."""
-    return [Fused(light_hit(ordinal[rid], rid, 0.0), round(score, 8), {})
-            for rid, score in _fused_scores(rankings, ordinal, weights, settings)]
+    return _units(_fused_scores(rankings, ordinal, weights, settings), ordinal)
+
+
+def _ranked_ids(rankings: Mapping[str, Sequence[tuple[str, float]]]) -> set[str]:
+    """The ids of every ranked list (the units fusion makes)."""
+    return {rid for ranked in rankings.values() for rid, _ in ranked}
+
+
+def _units(scored: Sequence[tuple[str, float]], ordinal: Mapping[str, int]) -> list[Fused]:
+    """:func:`_fuse`'s units of :func:`_fused_scores`' (id, score) list."""
+    return [Fused(light_hit(ordinal[rid], rid, 0.0), round(score, 8), {}) for rid, score in scored]
 
 
 def _fused_ids(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[str, int],
-               weights: Mapping[str, float] | None, settings: HybridSettings) -> list[str]:
-    """The ids of :func:`_fuse`'s units, in its order (the feedback round reads no more)."""
-    return [rid for rid, _ in _fused_scores(rankings, ordinal, weights, settings)]
+               weights: Mapping[str, float] | None, settings: HybridSettings, first: int | None = None) -> list[str]:
+    """The ids of :func:`_fuse`'s units, in its order (the feedback round reads no more);
+    the ``first`` alone when given."""
+    return [rid for rid, _ in _fused_scores(rankings, ordinal, weights, settings, first)]
 
 
 def _fused_scores(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: Mapping[str, int],
-                  weights: Mapping[str, float] | None, settings: HybridSettings) -> list[tuple[str, float]]:
-    """(id, unrounded fused score) in :func:`_fuse`'s order."""
+                  weights: Mapping[str, float] | None, settings: HybridSettings,
+                  first: int | None = None) -> list[tuple[str, float]]:
+    """(id, unrounded fused score) in :func:`_fuse`'s order; the ``first`` alone when given
+    (a partial selection: a recall reads 3 to 50 of some 600 units)."""
     weights = settings.weights if weights is None else weights
     k = settings.rrf_k
     units: dict[str, list[Any]] = {}  # id -> [score, best rank, stage order of that rank]
@@ -180,8 +167,10 @@ def _fused_scores(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: 
             entry[0] += weight / (k + rank)
             if rank < entry[1]:
                 entry[1], entry[2] = rank, order
-    ordered = sorted(units.items(), key=lambda u: (-round(u[1][0], 8), u[1][1], u[1][2], ordinal[u[0]]))
-    return [(rid, e[0]) for rid, e in ordered]
+    # The write position is unique: no two keys tie, and id and score are never compared.
+    keyed = [(-round(e[0], 8), e[1], e[2], ordinal[rid], rid, e[0]) for rid, e in units.items()]
+    ordered = heapq.nsmallest(first, keyed) if first is not None and first < len(keyed) else sorted(keyed)
+    return [(key[4], key[5]) for key in ordered]
 
 
 def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[np.float64]:
@@ -195,16 +184,26 @@ def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[
 
 @dataclass(frozen=True, slots=True)
 class _Visible:
-    """What a caller may see of memory, cached until memory or the vectors change."""
+    """What a caller may see of memory, cached until memory or the vectors change: every
+    visible record's key (read from the store's columns), and the records decoded so far
+    (only those a recall returned or read the text of: a fresh process does not decode
+    50,000 records for its first plan)."""
 
-    records: list[MemoryRecord]  # active, visible, in write order
-    by_id: dict[str, MemoryRecord]
-    ordinal: dict[str, int]  # id -> position in ``records``
-    near: dict[str, Neighbours]  # session_neighbours(records)
+    keys: list[RecordKey]  # active, visible, in write order
+    ordinal: dict[str, int]  # id -> position in ``keys``
+    near: dict[str, Neighbours]  # session_neighbours(keys)
     rows: list[str]  # ids of the records with a vector, in matrix order
     matrix: Any  # float32 (len(rows), dims), or None
     version: object = None  # memory's version when read
     row_of: dict[str, int] = field(default_factory=dict)  # id -> its row in ``matrix``
+    decoded: dict[str, MemoryRecord] = field(default_factory=dict)  # id -> record, as read
+
+    def records(self, store: Any, ids: Sequence[str]) -> list[MemoryRecord]:
+        """The records of ``ids`` (visible ones), decoding those not read before."""
+        missing = [rid for rid in ids if rid not in self.decoded]
+        if missing:
+            self.decoded.update(store.memory_records(missing))
+        return [self.decoded[rid] for rid in ids]
 
 
 class HybridRecall:
@@ -257,19 +256,19 @@ class HybridRecall:
             cached = self._cache.get(key)
         if cached is not None and cached[0] == version:
             return cached[1]
-        records = [r for r in store.memory_list([caller.project], limit=ALL_RECORDS) if visible(r, caller)]
+        keys = [k for k in store.memory_keys([caller.project]) if visible(k, caller)]
         rows: list[str] = []
         matrix = None
         if fingerprint is not None:
-            hashes = {r.id: text_hash(embed_text(r)) for r in records}
-            blobs = store.vectors_for(fingerprint, list(hashes.values()))
-            rows = [r.id for r in records if hashes[r.id] in blobs]
+            blobs = store.vectors_for(fingerprint, [k.embed_hash for k in keys])
+            found = [k for k in keys if k.embed_hash in blobs]
+            rows = [k.id for k in found]
             if rows:  # numpy only where vectors exist (the base install has none)
                 import numpy as np
 
-                matrix = np.frombuffer(b"".join(blobs[hashes[rid]] for rid in rows), dtype="<f4").reshape(len(rows), -1)
-        seen = _Visible(records, {r.id: r for r in records}, {r.id: n for n, r in enumerate(records)},
-                        session_neighbours(records), rows, matrix, version[0], {rid: n for n, rid in enumerate(rows)})
+                matrix = np.frombuffer(b"".join(blobs[k.embed_hash] for k in found), dtype="<f4").reshape(len(rows), -1)
+        seen = _Visible(keys, {k.id: n for n, k in enumerate(keys)}, session_neighbours(keys), rows, matrix,
+                        version[0], {rid: n for n, rid in enumerate(rows)})
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}
             self._cache[key] = (version, seen)
@@ -279,10 +278,10 @@ class HybridRecall:
         """The ``limit`` active records ``caller`` may see that best match ``text``, fused
         best first, each qualified, with its cosine to ``text`` (when vectors ran; the
         embedding of ``text`` through ``shared`` when given)."""
-        store = self._open_store(True)
+        store = _reads(self._open_store(True))
         embedder, fingerprint = self._fingerprint()
         seen = self._visible(store, caller, fingerprint)
-        if not seen.records:
+        if not seen.keys:
             return []
         # Each ranked list as deep as ``query``'s for ``limit`` results.
         depth = max(self._settings.candidates, limit * 5)
@@ -304,8 +303,9 @@ class HybridRecall:
                                ratio=tuning.strong_signal_ratio)
         weights = adapt_weights(tuning.weights, decisive=strong, settings=tuning).weights
         if not strong and rankings["bm25"]:
-            first = _fused_ids(rankings, seen.ordinal, weights, tuning)
-            top = [embed_text(seen.by_id[rid]) for rid in first[:tuning.feedback_text_passages]]
+            first = _fused_ids(rankings, seen.ordinal, weights, tuning,
+                               max(tuning.feedback_text_passages, tuning.feedback_vector_passages))
+            top = [embed_text(r) for r in seen.records(store, first[:tuning.feedback_text_passages])]
             extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
             if extra:
                 rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
@@ -313,8 +313,8 @@ class HybridRecall:
             if shifted is not None:
                 rankings["vectorx"] = _nearest(seen.rows, cosines(seen.matrix, shifted), depth)
                 weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
-        ids = fused_order(rankings, seen.records, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
-        qualified = self._memory.qualified([seen.by_id[rid] for rid in ids], caller)
+        ids = fused_order(rankings, seen.keys, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
+        qualified = self._memory.qualified(seen.records(store, ids), caller, store=store)
         return [Recalled(q, float(near[seen.row_of[q.record.id]]) if near is not None and q.record.id in seen.row_of
                          else None) for q in qualified]
 
@@ -322,18 +322,18 @@ class HybridRecall:
         """(id, BM25 score) of the best ``depth`` records ``caller`` may see."""
         parsed = parse_query(text, strict=False)
         # Scored from the postings (the same scores and order as FTS5's), else by FTS5.
-        ranked = self._lexical.rank(store, seen.version, parsed, seen.by_id, depth, key=seen)
+        ranked = self._lexical.rank(store, seen.version, parsed, seen.ordinal, depth, key=seen)
         if ranked is not None:
             return ranked
         # The best ``depth`` alone first (scoring is the same, sorting and reading 4x
         # less): when the caller may see all of them, they are the answer.
         scored = store.memory_search(parsed, [caller.project], depth)
-        if all(rid in seen.by_id for rid, _ in scored):
+        if all(rid in seen.ordinal for rid, _ in scored):
             return list(scored)
         fetch = depth * 4
         while True:
             scored = store.memory_search(parsed, [caller.project], fetch)
-            hits = [(rid, score) for rid, score in scored if rid in seen.by_id][:depth]
+            hits = [(rid, score) for rid, score in scored if rid in seen.ordinal][:depth]
             if len(hits) >= depth or len(scored) < fetch:
                 return hits
             fetch *= 4
@@ -346,6 +346,21 @@ class HybridRecall:
         if not rows:
             return None
         return rocchio(query, seen.matrix[rows], self._settings.rocchio_beta)
+
+
+@runtime_checkable
+class _SecondReader(Protocol):
+    """A backend that offers a second connection for reads (:meth:`SQLiteStore.reader`)."""
+
+    def reader(self) -> Any:
+        """The backend's read-only second connection."""
+        ...
+
+
+def _reads(store: Any) -> Any:
+    """Where a recall reads: the backend's second connection when it has one (a plan's
+    recall runs on a helper thread beside the passages' search on the first)."""
+    return store.reader() if isinstance(store, _SecondReader) else store
 
 
 def _nearest(ids: Sequence[str], scores: NDArray[np.float64], depth: int) -> list[tuple[str, float]]:

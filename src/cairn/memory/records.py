@@ -8,7 +8,7 @@ memory only through these plain, immutable records. Nothing here does I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 ObservationType = Literal[
     "decision", "gotcha", "fix", "how-it-works", "problem-solution", "trade-off",
@@ -146,3 +146,19 @@ class Qualified:
     #: Ids of active claims competing with this claim (same conflict key, another object,
     #: not yet resolved); empty for observations. Added by the memory store (issue 14).
     contested_with: tuple[str, ...] = field(default=())
+
+
+class RecordKey(NamedTuple):
+    """What recall reads of every record a caller may see, without decoding the record
+    (the store keeps these in columns): its scope, its session (an observation's project,
+    owner and ``observed_at``) and the content address of its embedded text
+    (:func:`cairn.memory.texts.embed_hash`). A tuple: a store of 50,000 records makes
+    50,000 of them per read."""
+
+    id: str
+    kind: Literal["observation", "claim"]
+    project: str
+    owner: str | None
+    visibility: Visibility
+    observed_at: str | None
+    embed_hash: str

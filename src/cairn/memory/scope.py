@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cairn.memory.records import Claim, Observation
+from cairn.memory.records import Claim, Observation, RecordKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +26,9 @@ class Caller:
     user: str | None = None
 
 
-def visible(record: Observation | Claim, caller: Caller) -> bool:
-    """Whether ``caller`` may see ``record`` (see the module docstring)."""
+def visible(record: Observation | Claim | RecordKey, caller: Caller) -> bool:
+    """Whether ``caller`` may see ``record`` (see the module docstring); its
+    :class:`~cairn.memory.records.RecordKey` answers the same."""
     match record.visibility:
         case "team":
             return True

@@ -497,11 +497,12 @@ class MemoryService:
         return MemoryExport(project=info.identity, records=len(items), markdown=markdown, path=written)
 
     def qualified(self, records: Sequence[MemoryRecord], caller: Caller,
-                  root: Path | None = None) -> list[Qualified]:
+                  root: Path | None = None, *, store: Any = None) -> list[Qualified]:
         """The records with their derived quality, freshness, pin and conflict state (what
         the governor reads). File refs are checked under ``root`` (default: the current
-        project's root when ``caller`` works there)."""
-        store = self._open_store(True)
+        project's root when ``caller`` works there); ``store``: the index to read (default:
+        the service's)."""
+        store = self._open_store(True) if store is None else store
         if root is None:
             here = self._project_of(None)
             root = here.root if here.identity == caller.project else None

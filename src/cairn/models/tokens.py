@@ -16,6 +16,9 @@ from dataclasses import dataclass
 ESTIMATE_NAME = "estimate:ceil(chars/4)"
 #: Words whose counts the tokenizer's counter remembers (emptied when full).
 CACHED_WORDS = 200_000
+#: Characters of whole texts whose counts it remembers (emptied when full): a plan counts
+#: the same passages and records again whenever they come up for another task.
+CACHED_TEXT_CHARS = 16_000_000
 #: New words counted as one pre-tokenized sequence (more: a parallel batch).
 PRETOKENIZED_WORDS = 2_000
 #: Characters Python's ``str.split`` treats as whitespace and BERT's normalizer does not
@@ -56,18 +59,39 @@ def budget_token_counter() -> TokenCounter:
     encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
 
     words: dict[str, int] = {}
+    texts_seen: dict[str, int] = {}
+    held = [0]  # characters of the texts in ``texts_seen``
 
     def _word_counts(batch: list[str]) -> list[int]:
         if len(batch) > PRETOKENIZED_WORDS:
             return [len(e.ids) for e in encode(batch, add_special_tokens=False)]
         # One sequence of the words as pre-tokenized input: each token's word id says whose
-        # it is (the same counts: the normalizer and pre-tokenizer act word by word), on
-        # this thread, where a batch wakes the tokenizer's thread pool for a few words.
+        # it is (the same counts: the normalizer and pre-tokenizer act word by word), as a
+        # batch of that one sequence (one task for the tokenizer's pool, where a batch of
+        # the words would be split into many): ``encode_batch`` releases the GIL while it
+        # works and ``encode`` does not, so a plan's other thread runs meanwhile.
         # Counted in C (collections.Counter), not a Python loop over every token.
-        per_word = Counter(tokenizer.encode(batch, is_pretokenized=True, add_special_tokens=False).word_ids)
+        sequence = tokenizer.encode_batch([batch], is_pretokenized=True, add_special_tokens=False)[0]
+        per_word = Counter(sequence.word_ids)
         return [per_word[i] for i in range(len(batch))]
 
     def count(texts: Sequence[str]) -> list[int]:
+        """Each text's count: remembered for a text counted before, else :func:`count_new`'s."""
+        out = [texts_seen.get(t, -1) for t in texts]
+        todo = [i for i, n in enumerate(out) if n < 0]
+        if todo:
+            fresh = count_new([texts[i] for i in todo])
+            size = sum(len(texts[i]) for i in todo)
+            if held[0] + size > CACHED_TEXT_CHARS:
+                texts_seen.clear()
+                held[0] = 0
+            for i, n in zip(todo, fresh, strict=True):
+                out[i] = n
+                texts_seen[texts[i]] = n
+            held[0] += size
+        return out
+
+    def count_new(texts: Sequence[str]) -> list[int]:
         # The BERT normalizer acts character by character and the pre-tokenizer splits at
         # whitespace first, so a text's count is the sum of its whitespace-separated
         # words' counts when both sides agree on what whitespace is (checked equal on
@@ -77,7 +101,8 @@ def budget_token_counter() -> TokenCounter:
         plain = {i for i, text in enumerate(texts) if not _SPLIT_ONLY.search(text)}
         out = [0] * len(texts)
         if plain:
-            needed = {w for i in plain for w in texts[i].split()}
+            split = {i: texts[i].split() for i in plain}  # each text split once
+            needed = set().union(*split.values())
             known = {w: n for w in needed if (n := words.get(w)) is not None}
             missing = [w for w in needed if w not in known]
             if missing:
@@ -86,8 +111,8 @@ def budget_token_counter() -> TokenCounter:
                     words.clear()
                 words.update(counted)
                 known.update(counted)
-            for i in plain:
-                out[i] = sum(known[w] for w in texts[i].split())
+            for i, parts in split.items():
+                out[i] = sum(map(known.__getitem__, parts))
         others = [i for i in range(len(texts)) if i not in plain]
         if others:
             for i, e in zip(others, encode([texts[i] for i in others], add_special_tokens=False), strict=True):

@@ -39,7 +39,7 @@ from cairn.store.records import (
 )
 
 if TYPE_CHECKING:
-    from cairn.memory.records import Claim, HistoryEntry, Observation, Signal
+    from cairn.memory.records import Claim, HistoryEntry, Observation, RecordKey, Signal
     from cairn.text.query import ParsedQuery  # imported by the first search, not with the store
 
 __all__ = [
@@ -409,6 +409,10 @@ class MemoryStore(Protocol):
         self, projects: Sequence[str] | None, *, include_archived: bool = False, limit: int = 10_000,
     ) -> list[Observation | Claim]:
         """Records of ``projects`` (None: all; team records always), oldest first."""
+        ...
+
+    def memory_keys(self, projects: Sequence[str]) -> list[RecordKey]:
+        """Keys of the active records of ``projects`` and team records, oldest first (no decoding)."""
         ...
 
     def memory_signals(self, ids: Sequence[str]) -> dict[str, list[Signal]]:

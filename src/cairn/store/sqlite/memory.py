@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from cairn.errors import StoreError
 from cairn.memory.codec import MemoryRecord, record_from_json, record_json
-from cairn.memory.records import Claim, HistoryEntry, Observation, Signal
+from cairn.memory.records import Claim, HistoryEntry, Observation, RecordKey, Signal
+from cairn.memory.texts import embed_hash
 from cairn.store.records import ChangeRecord
 from cairn.store.sqlite.base import Connected, chunks, placeholders, utcnow
 from cairn.store.sqlite.events import append_event
@@ -26,6 +27,12 @@ from cairn.store.sqlite.memory_terms import MEMORY_BM25_WEIGHTS, index_terms
 if TYPE_CHECKING:
     from cairn.text.query import ParsedQuery
 
+
+
+def body_embed_hash(body: str) -> str:
+    """:func:`~cairn.memory.texts.embed_hash` of a record's stored JSON (migration 12
+    calls it as the SQL function ``cairn_embed_hash``)."""
+    return embed_hash(record_from_json(body))
 
 
 def _fts_columns(record: MemoryRecord) -> tuple[str, str, str, str]:
@@ -61,12 +68,14 @@ class MemoryMixin(Connected):
             record.topic_key if isinstance(record, Observation) else None,
             record.conflict_key if isinstance(record, Claim) else None,
             record.revision if isinstance(record, Observation) else 1,
-            record.created_at, record.updated_at, body,
+            record.created_at, record.updated_at, body, embed_hash(record),
+            record.observed_at if isinstance(record, Observation) else None,
         )
         if row is None:
             cur = self.conn.execute(
                 "INSERT INTO memory_records(id, kind, project, owner, visibility, status, topic_key,"
-                " conflict_key, revision, created_at, updated_at, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " conflict_key, revision, created_at, updated_at, body, embed_hash, observed_at)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (record.id, kind, *values),
             )
             rowid, before = int(cur.lastrowid or 0), None
@@ -74,7 +83,8 @@ class MemoryMixin(Connected):
             rowid, before = int(row[0]), str(row[1])
             self.conn.execute(
                 "UPDATE memory_records SET project = ?, owner = ?, visibility = ?, status = ?, topic_key = ?,"
-                " conflict_key = ?, revision = ?, created_at = ?, updated_at = ?, body = ? WHERE rowid = ?",
+                " conflict_key = ?, revision = ?, created_at = ?, updated_at = ?, body = ?, embed_hash = ?,"
+                " observed_at = ? WHERE rowid = ?",
                 (*values, rowid),
             )
             self.conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
@@ -172,6 +182,17 @@ class MemoryMixin(Connected):
             f"SELECT body FROM memory_records{where} ORDER BY rowid LIMIT ?", (*params, limit)
         ).fetchall()
         return [record_from_json(row[0]) for row in rows]
+
+    def memory_keys(self, projects: Sequence[str]) -> list[RecordKey]:
+        """The keys of the active records of ``projects`` (and team records of any
+        project), oldest first, read from columns: no record is decoded."""
+        rows = self.conn.execute(
+            "SELECT id, kind, project, owner, visibility, observed_at, embed_hash"
+            " FROM memory_records INDEXED BY memory_records_keys"
+            f" WHERE (project IN ({placeholders(projects) or 'NULL'}) OR visibility = 'team') AND status = 'active'"
+            " ORDER BY rowid", list(projects),
+        ).fetchall()
+        return list(map(RecordKey._make, rows))
 
     def memory_signals(self, ids: Sequence[str]) -> dict[str, list[Signal]]:
         """The signals of each record, in order (a record with none is absent)."""

@@ -120,9 +120,10 @@ class MemoryTermsMixin(Connected):
     def memory_term_rows(self) -> tuple[int, list[tuple[int, str, int]]]:
         """FTS5's row count of the memory index, and (doc, record id, token count) of every
         record (any status), in doc order."""
-        rows = [(int(d), str(i), int(n)) for d, i, n in self.conn.execute(
-            "SELECT r.rowid, r.id, coalesce(l.tokens, 0) FROM memory_records r"
-            " LEFT JOIN memory_lengths l ON l.doc = r.rowid ORDER BY r.rowid")]
+        # The keys index holds id and rowid: read alone, not the rows with their bodies.
+        rows: list[tuple[int, str, int]] = self.conn.execute(
+            "SELECT r.rowid, r.id, coalesce(l.tokens, 0) FROM memory_records r INDEXED BY memory_records_keys"
+            " LEFT JOIN memory_lengths l ON l.doc = r.rowid ORDER BY r.rowid").fetchall()
         return len(rows), rows
 
     def memory_query_phrases(self, query: ParsedQuery) -> list[tuple[str, str | None]] | None:

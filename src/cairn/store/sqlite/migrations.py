@@ -503,6 +503,26 @@ MIGRATIONS: tuple[Migration, ...] = (
         DROP TABLE memory_fts_instances;
         """,
     ),
+    # Plan speed (issue 14, fifth round): recall reads what it needs of every record from
+    # columns, and decodes only the records it returns.
+    Migration(
+        12,
+        "memory records: the content address of the embedded text, and observed_at, in columns",
+        """
+        -- embed_hash: sha256 of the record's embedded text (cairn.memory.texts.embed_hash),
+        -- the key of its vector; observed_at: an observation's session date. Existing rows
+        -- are filled by cairn_embed_hash(body), a function the store registers on its
+        -- connection (SQLite has no sha256 of its own).
+        ALTER TABLE memory_records ADD COLUMN embed_hash TEXT;
+        ALTER TABLE memory_records ADD COLUMN observed_at TEXT;
+        UPDATE memory_records SET embed_hash = cairn_embed_hash(body),
+            observed_at = json_extract(body, '$.observed_at');
+        -- Recall reads these keys of every visible record from this index alone (the
+        -- table's rows hold the records' bodies: a scan of it reads them all).
+        CREATE INDEX memory_records_keys ON memory_records(status, project, visibility, owner, kind,
+            observed_at, embed_hash, id);
+        """,
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -27,7 +28,7 @@ from cairn.store.sqlite.documents import DocumentsMixin
 from cairn.store.sqlite.fts import LexicalMixin
 from cairn.store.sqlite.jobs import JobsMixin  # the resident runtime (issue 16)
 from cairn.store.sqlite.links import LinksMixin
-from cairn.store.sqlite.memory import MemoryMixin  # agent memory (issue 14)
+from cairn.store.sqlite.memory import MemoryMixin, body_embed_hash  # agent memory (issue 14)
 from cairn.store.sqlite.memory_terms import MemoryTermsMixin  # plan speed (issue 14)
 from cairn.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION
 from cairn.store.sqlite.runs import RunsMixin
@@ -56,11 +57,22 @@ class SQLiteStore(
     """All persistent state of one index, in one SQLite file: the
     :class:`~cairn.store.protocol.Store` protocol, one mixin per concern."""
 
-    def __init__(self, path: Path, *, create: bool = True) -> None:
+    def __init__(self, path: Path, *, create: bool = True, read_only: bool = False) -> None:
+        """Open (``create``: or create) the index at ``path`` and migrate it; ``read_only``:
+        a connection that only reads an index opened before (see :meth:`reader`)."""
         self.path = path
+        self._lock_fd: int | None = None
+        self._reader: SQLiteStore | None = None
+        self._reader_lock = threading.Lock()
         if not create and not path.exists():
             raise NotFoundError(f"index file {path} does not exist")
         try:
+            if read_only:
+                self.conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                            check_same_thread=False)
+                self.conn.execute("PRAGMA busy_timeout = 10000")
+                self.conn.execute("PRAGMA cache_size = -32000")
+                return
             path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA busy_timeout = 10000")
@@ -68,15 +80,20 @@ class SQLiteStore(
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.execute("PRAGMA foreign_keys = ON")
             self.conn.execute("PRAGMA cache_size = -32000")
+            # Migration 12 fills memory records' text addresses with it.
+            self.conn.create_function("cairn_embed_hash", 1, body_embed_hash, deterministic=True)
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open index {path}: {exc}") from exc
-        self._lock_fd: int | None = None
 
     # --- lifecycle -----------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the connection (and release the writer lock if held)."""
+        """Close the connection (and release the writer lock if held), and the reader's."""
+        with self._reader_lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
         self.release_writer()
         self.conn.close()
 
@@ -101,6 +118,15 @@ class SQLiteStore(
                     "INSERT INTO migrations(version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, utcnow()),
                 )
+
+    def reader(self) -> SQLiteStore:
+        """A second, read-only connection to this index, opened on first use and closed
+        with this store: a plan recalls memory on a helper thread while this connection
+        runs the passages' search, and SQLite runs one statement per connection at a time."""
+        with self._reader_lock:
+            if self._reader is None:
+                self._reader = SQLiteStore(self.path, create=False, read_only=True)
+            return self._reader
 
     @property
     def schema_version(self) -> int:

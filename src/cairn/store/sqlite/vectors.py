@@ -6,6 +6,10 @@ from collections.abc import Sequence
 
 from cairn.store.sqlite.base import Connected, chunks, placeholders, utcnow
 
+#: Hashes asked for at once above which :meth:`VectorsMixin.vectors_for` may first read
+#: which hashes have a vector (recall asks for every memory record's).
+MANY_HASHES = 2_000
+
 
 class VectorsMixin(Connected):
     """:class:`~cairn.store.protocol.VectorIndex` on SQLite."""
@@ -75,7 +79,17 @@ class VectorsMixin(Connected):
         """The vector blobs of these text hashes for ``fingerprint`` (hashes with none are
         absent): memory records are embedded by their text hash into the same table."""
         found: dict[str, bytes] = {}
-        for part in chunks(list(dict.fromkeys(hashes))):
+        wanted = list(dict.fromkeys(hashes))
+        if len(wanted) > MANY_HASHES:
+            # Many hashes (every memory record's, for recall): when the model has not many
+            # more vectors, its hashes alone (one scan of its index) say which to fetch.
+            held = int(self.conn.execute("SELECT count(*) FROM vectors WHERE fingerprint = ?",
+                                         (fingerprint,)).fetchone()[0])
+            if held <= 4 * len(wanted):
+                present = {row[0] for row in self.conn.execute(
+                    "SELECT passage_hash FROM vectors WHERE fingerprint = ?", (fingerprint,))}
+                wanted = [h for h in wanted if h in present]
+        for part in chunks(wanted):
             found.update(self.conn.execute(
                 f"SELECT passage_hash, vector FROM vectors WHERE fingerprint = ? AND passage_hash IN"
                 f" ({placeholders(part)})", (fingerprint, *part)).fetchall())
