@@ -52,7 +52,7 @@ from cairn.answer import Claim, EvidenceSpan, verify_claims
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "bench" / "verify_set"
 TLDR = ROOT / "bench" / "cjk"
-SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8")
+SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9")
 
 Mutation = Callable[[str, str], Iterator[str]]
 
@@ -705,9 +705,10 @@ def _dotted_dates_wrong(lang: str, s: str) -> Iterator[str]:
     return _dotted_dates(lang, s, wrong=True)
 
 
-_JA_MASU = (("める。", "めます。"), ("れる。", "れます。"), ("ける。", "けます。"), ("える。", "えます。"),
+# "ている" before "う": しています is している, not "してう" (session 9).
+_JA_MASU = (("ている。", "ています。"), ("める。", "めます。"), ("れる。", "れます。"), ("ける。", "けます。"), ("える。", "えます。"),
             ("べる。", "べます。"), ("ある。", "あります。"), ("なる。", "なります。"), ("う。", "います。"),
-            ("く。", "きます。"), ("む。", "みます。"), ("ている。", "ています。"), ("つ。", "ちます。"))
+            ("く。", "きます。"), ("む。", "みます。"), ("つ。", "ちます。"))
 
 
 def _ja_masu(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
@@ -837,6 +838,114 @@ def _period_span_wrong(lang: str, s: str) -> Iterator[str]:
     return _period_span(lang, s, wrong=True)
 
 
+# --- session 9 families ------------------------------------------------------------------------
+
+#: Exact fractions of a percentage: (numerator, denominator) in words.
+_FRACTIONS = {5: (1, 20), 10: (1, 10), 20: (1, 5), 25: (1, 4), 50: (1, 2), 75: (3, 4)}
+_ZH_SMALL = dict(enumerate("零一二三四五六七八九十"))
+
+
+def _zh_count(n: int) -> str:
+    return _ZH_SMALL[n] if n <= 10 else ("二十" if n == 20 else str(n))
+
+
+def _fractions(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A percentage said as a fraction in words (10% = 十分之一 = 10分の1); ``wrong``:
+    the numerator one more."""
+    if lang == "ko":
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+)%", s):
+        frac = _FRACTIONS.get(int(m.group(1)))
+        if frac is None:
+            continue
+        num, den = frac[0] + (1 if wrong else 0), frac[1]
+        words = f"{_zh_count(den)}分之{_zh_count(num)}" if lang == "zh" else f"{den}分の{num}"
+        yield s[: m.start()] + words + s[m.end() :]
+        return
+
+
+def _fractions_wrong(lang: str, s: str) -> Iterator[str]:
+    return _fractions(lang, s, wrong=True)
+
+
+def _hao_date(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Chinese date's 日 said as 号 (7月1日 = 7月1号); ``wrong``: the next day."""
+    if lang != "zh":
+        return
+    for m in re.finditer(r"(\d{1,2})月(\d{1,2})日", s):
+        day = int(m.group(2))
+        if wrong and day >= 28:
+            continue
+        yield s[: m.start()] + f"{m.group(1)}月{day + (1 if wrong else 0)}号" + s[m.end() :]
+        return
+
+
+def _hao_date_wrong(lang: str, s: str) -> Iterator[str]:
+    return _hao_date(lang, s, wrong=True)
+
+
+_ZH_MODALS = "须应可必将"
+
+
+def _semicolon_comma(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Two Chinese clauses of a "；" joined by "，" instead; ``wrong``: the second clause's
+    modal negated (须 → 不须, 可 → 不可)."""
+    if lang != "zh" or s.count("；") != 1:
+        return
+    a, b = s.split("；")
+    if wrong:
+        m = re.search(f"[{_ZH_MODALS}]", b)
+        if m is None or b[max(m.start() - 1, 0)] in "不未无没":
+            return
+        b = b[: m.start()] + "不" + b[m.start() :]
+    yield a + "，" + b
+
+
+def _semicolon_comma_wrong(lang: str, s: str) -> Iterator[str]:
+    return _semicolon_comma(lang, s, wrong=True)
+
+
+#: "[modal] X并Y[punct]": two verb phrases after a modal or adverb, joined by 并.
+_VP_AND_RE = re.compile(r"([将须应可会要均])([\u4e00-\u9fff]{2,10})并(?![不非没未无且列行存重入购发用称排])([\u4e00-\u9fff]{2,10})(?=[，。；])")
+
+
+def _vp_and_swap(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Two Chinese verb phrases joined by 并 in the other order (追回款项并给予处分 =
+    给予处分并追回款项); ``wrong``: and the first of them negated."""
+    if lang != "zh":
+        return
+    for m in _VP_AND_RE.finditer(s):
+        lead, x, y = m.groups()
+        yield s[: m.start()] + lead + ("不" if wrong else "") + y + "并" + x + s[m.end() :]
+        return
+
+
+def _vp_and_swap_wrong(lang: str, s: str) -> Iterator[str]:
+    return _vp_and_swap(lang, s, wrong=True)
+
+
+#: A noun and a noun after it, between which an attributive 的 may stand.
+_NOUN_NOUN_RE = re.compile(
+    r"(公司|部门|员工|本办法|学校|车站|单位|企业|医院|工厂|项目|合同|全厂|本市|小区|设备|财务部)"
+    r"(全体|所有|员工|经理|名称|地址|标准|规定|负责人|人员|费用|日期|职工|安全|车辆|资料)"
+)
+
+
+def _attributive(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """An attributive 的 between two nouns (公司全体 = 公司的全体); ``wrong``: the two
+    nouns also swapped (全体的公司)."""
+    if lang != "zh":
+        return
+    for m in _NOUN_NOUN_RE.finditer(s):
+        a, b = m.groups()
+        yield s[: m.start()] + ((b + "的" + a) if wrong else (a + "的" + b)) + s[m.end() :]
+        return
+
+
+def _attributive_wrong(lang: str, s: str) -> Iterator[str]:
+    return _attributive(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -864,6 +973,11 @@ KEEP: dict[str, Mutation] = {
     "man-cheon": _man_cheon,
     "half-day-digital": _half_day_digital,
     "period-span": _period_span,
+    "fraction": _fractions,
+    "hao-date": _hao_date,
+    "semicolon-comma": _semicolon_comma,
+    "vp-and-swap": _vp_and_swap,
+    "attributive": _attributive,
 }
 
 
@@ -1047,6 +1161,11 @@ CHANGE: dict[str, Mutation] = {
     "man-cheon-wrong": _man_cheon_wrong,
     "half-day-digital-wrong": _half_day_digital_wrong,
     "period-span-wrong": _period_span_wrong,
+    "fraction-wrong": _fractions_wrong,
+    "hao-date-wrong": _hao_date_wrong,
+    "semicolon-comma-wrong": _semicolon_comma_wrong,
+    "vp-and-swap-wrong": _vp_and_swap_wrong,
+    "attributive-wrong": _attributive_wrong,
 }
 
 

@@ -29,7 +29,11 @@ Only exact equivalences, applied to claim and evidence alike:
   12000; any Japanese verb's sentence-final polite form is its plain form (定めます =
   定める); two Korean "-하고" clauses with their own subjects take the final tense and
   may come in either order; full-width digits, Japanese era years and dotted dates are
-  read in their Western form first (令和9年 = 2027年, see :func:`western_forms`).
+  read in their Western form first (令和9年 = 2027年, see :func:`western_forms`);
+* session 9: a fraction said in words is the percentage when that is exact (十分之一 =
+  10%, 四分之一 = 25%, 4分の1 = 25%; 三分之一 stays as written); a Chinese date's 号
+  is its 日 (7月1号 = 7月1日); "并" between two verb phrases of one clause coordinates
+  them as 和 does for nouns (追回款项并给予处分 = 给予处分并追回款项; not 并不/并非/合并).
 """
 
 from __future__ import annotations
@@ -250,6 +254,8 @@ def western_forms(text: str) -> str:
     their other forms. Called before dates are normalised
     (:func:`cairn.answer.tokens.account_tokens`)."""
     text = _FULL_POINT_RE.sub(".", text.translate(_FULL_WIDTH))
+    if "号" in text:
+        text = _HAO_DATE_RE.sub(r"\1日", text)
     if "年" in text:
         text = _ERA_RE.sub(lambda m: f"{_ERA_BASE[m.group(1)] + (1 if m.group(2) == '元' else int(m.group(2)))}年", text)
     return _DOTTED_DATE_RE.sub(_dotted_date, text) if "." in text else text
@@ -387,6 +393,35 @@ _PERIOD_SPAN_RE = re.compile(r"(?<=[\d一二三四五六七八九十百两])(年
 _KO_PERIOD_SPAN_RE = re.compile(r"(?<=\d)(天|년|개월|주)간(?!격)")  # after 일 is read as 天
 
 
+#: Session 9: a fraction in words (十分之一, 4分の1) is the percentage when it is exact
+#: to two decimals (十分之一 = 10%, 八分之一 = 12.5%); 三分之一 (33.3...%) is left as it is.
+_FRACTION_RE = re.compile(
+    r"(?<![\d.,〇零一二两三四五六七八九十百千])(\d+|[一二两三四五六七八九十百]+)(?:分之|分の)(\d+|[一二两三四五六七八九十]+)"
+    r"(?![\d.,〇零一二两三四五六七八九十百千万时時秒钟鐘日天年月间間])"
+)
+
+
+def _fraction(m: re.Match[str]) -> str:
+    whole, part = (int(g) if g.isdigit() else _cjk_value(g) for g in m.groups())
+    if not whole or part is None or part > whole:
+        return m.group()
+    percent = Fraction(100 * part, whole)
+    if (percent * 100).denominator != 1:
+        return m.group()
+    return f"{float(percent):g}%"
+
+
+#: Session 9: a Chinese date's day said with 号 (2027年7月1号) is the day with 日.
+_HAO_DATE_RE = re.compile(r"(?<=月)(\d{1,2}|[一二三四五六七八九十]{1,3})号")
+
+#: Session 9: "并" joining two verb phrases of one clause (追回款项并给予处分) coordinates
+#: them; not 并不/并非/并没 (emphatic negation), 并且 (a clause's "and also"), 合并/兼并/
+#: 吞并 (merge) or 并列/并行/并存/并重/并入/并购/并发/并用/并称.
+_ZH_VP_AND_RE = re.compile(
+    r"(?<=[\u4e00-\u9fff])(?<![合兼吞归])并(?![不非没未无且列行存重入购发用称排])(?=[\u4e00-\u9fff])"
+)
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
@@ -395,9 +430,13 @@ def canonical_cjk(text: str) -> str:
     text = _HALF_DAY_RE.sub(_clock, text)
     text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
     text = _CLOCK_RANGE_RE.sub(_clock_range, text)
+    if "分之" in text or "分の" in text:
+        text = _FRACTION_RE.sub(_fraction, text)
     text = _PERIOD_SPAN_RE.sub(r"\1", _percentages(text))
     if ("和" in text or "以及" in text) and not _KANA.search(text) and not _HANGUL.search(text):
         text = _ZH_AND_RE.sub("、", text)
+    if "并" in text and not _KANA.search(text) and not _HANGUL.search(text):
+        text = _ZH_VP_AND_RE.sub("、", text)
     if _KANA.search(text):
         endings = dict(_JA_ENDINGS)
         text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))

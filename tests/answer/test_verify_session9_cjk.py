@@ -1,0 +1,68 @@
+"""Session 9, issue 12: CJK near-verbatim recall of the claim verifier, by mechanism.
+
+Each family of ``bench/verify_mutations_cjk.py`` (session 9) has its equivalences here,
+each next to a changed neighbour that must not be supported: a percentage as a fraction
+in words, a Chinese date's 号, "；" read as "，" between two Chinese clauses, two verb
+phrases around 并 in the other order, an attributive 的 the evidence leaves out.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.answer.verdicts import verdict
+
+#: (family, equivalent claim, changed neighbour, evidence)
+CASES = [
+    # A fraction in words is the percentage when that is exact.
+    ("fraction", "财务部每月抽查报销单据，抽查比例不低于十分之一。",
+     "财务部每月抽查报销单据，抽查比例不低于十分之二。",
+     "财务部每月抽查报销单据，抽查比例不低于10%。"),
+    ("fraction", "定員の4分の1を上限とします。", "定員の4分の3を上限とします。",
+     "定員の25%を上限とします。"),
+    ("fraction", "投票须获得四分之三以上同意。", "投票须获得三分之二以上同意。",
+     "投票须获得75%以上同意。"),
+    # A Chinese date's 号 is its 日.
+    ("hao-date", "本办法自2027年7月1号起施行。", "本办法自2027年7月2号起施行。",
+     "本办法自2027年7月1日起施行。"),
+    # "；" read as "，" between two clauses.
+    ("semicolon-comma", "报销须提供合法的增值税发票，电子发票须同时提交PDF文件。",
+     "报销须提供合法的增值税发票，电子发票不须同时提交PDF文件。",
+     "报销须提供合法的增值税发票；电子发票须同时提交PDF文件。"),
+    # Two verb phrases around 并 in either order.
+    ("vp-and-swap", "虚报、冒领费用的，公司将给予警告处分并追回款项。",
+     "虚报、冒领费用的，公司将不给予警告处分并追回款项。",
+     "虚报、冒领费用的，公司将追回款项并给予警告处分。"),
+    # An attributive 的 between two nouns the evidence joins.
+    ("attributive", "本办法适用于公司的全体正式员工。", "本办法适用于全体的公司正式员工。",
+     "本办法适用于公司全体正式员工；实习生的报销另行规定。"),
+    ("attributive", "项目部每周召开一次安全例会，由项目的经理主持。",
+     "项目部每周召开一次安全例会，由经理的项目主持。",
+     "项目部每周召开一次安全例会，由项目经理主持。"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("family", "claim", "changed", "evidence"), CASES)
+def test_equivalent_claim_is_supported_and_changed_one_is_not(
+    family: str, claim: str, changed: str, evidence: str
+) -> None:
+    assert verdict(claim, evidence) == "supported", family
+    assert verdict(changed, evidence) != "supported", family
+
+
+def test_a_fraction_that_is_no_exact_percentage_stays_as_written() -> None:
+    assert verdict("赞成票须超过三分之一。", "赞成票须超过33%。") != "supported"
+    assert verdict("赞成票须超过三分之一。", "赞成票须超过三分之一。") == "supported"
+
+
+def test_emphatic_bing_is_no_coordination() -> None:
+    # 并不/并非 negate: never read as "and".
+    evidence = "该费用并不由公司承担。"
+    assert verdict("该费用由公司承担。", evidence) != "supported"
+    assert verdict("该费用并不由公司承担。", evidence) == "supported"
+
+
+def test_a_de_whose_neighbours_the_evidence_does_not_join_stays() -> None:
+    evidence = "员工提交申请后，部门经理审批。"
+    assert verdict("员工的部门提交申请后，经理审批。", evidence) != "supported"
+    assert verdict("员工提交申请后，部门的经理审批。", evidence) == "supported"
