@@ -617,6 +617,52 @@ def table_cases() -> list[dict[str, str]]:
                 if changed:
                     out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
                                 "evidence": evidence, "claim": changed})
+    return out + _two_clause_row_cases(rows)
+
+
+def _two_clause_sentence(lang: str, label: str, first: str, head: str, value: str) -> str:
+    """A row read as two clauses: the first names no column, the second names ``head``."""
+    if lang == "ko":
+        return f"{label}{'은' if _batchim(label) else '는'} {first}이고, {head}{'은' if _batchim(head) else '는'} {value}이다."
+    if lang == "ja":
+        return f"{label}は{first}で、{head}は{value}です。"
+    return f"{label}为{first}，{head}为{value}。"
+
+
+def _two_clause_row_cases(rows: list[tuple[str, str, str, list[str], list[str]]]) -> list[dict[str, str]]:
+    """Session 9: a row of three or more columns read as two clauses ("りす組は1歳児で、定員は
+    12名です"), kept; changed: the second clause's value from another column of the row or
+    the same column of another row, the first clause's value from another row, or a
+    number of a cell that says more read without its neighbours there ("6名" of
+    "子ども6名に1名")."""
+    out: list[dict[str, str]] = []
+    for origin, lang, evidence, head, cells in rows:
+        if len(cells) < 3:
+            continue
+        label = cells[0]
+        for k in range(1, len(cells)):
+            value = cells[k]
+            if not re.fullmatch(r"[\d,.]+ ?[^\s\d|()（）、，~～-]{1,4}", value):
+                continue
+            for j in range(1, len(cells)):
+                if j == k or len(cells[j]) > 12:
+                    continue
+                case = {"origin": origin, "lang": lang, "evidence": evidence}
+                out.append(case | {"side": "keep", "kind": "table-two-clause",
+                                   "claim": _two_clause_sentence(lang, label, cells[j], head[k], value)})
+                wrong = [_two_clause_sentence(lang, label, cells[j], head[k], cells[m])
+                         for m in range(1, len(cells)) if m != k and re.search(r"\d", cells[m]) and cells[m] != value]
+                for o, _, _, h, c in rows:
+                    if o == origin and h == head and c[0] != label:
+                        if c[k] != value:
+                            wrong.append(_two_clause_sentence(lang, label, cells[j], head[k], c[k]))
+                        if c[j] != cells[j] and re.search(r"\d", c[j]):
+                            wrong.append(_two_clause_sentence(lang, label, c[j], head[k], value))
+                for m in range(1, len(cells)):
+                    for n in re.finditer(r"\d+[^\d\s]", cells[m]):
+                        if n.group() != cells[m] and m != k:
+                            wrong.append(_two_clause_sentence(lang, label, n.group(), head[k], value))
+                out += [case | {"side": "change", "kind": "table-two-clause-wrong", "claim": w} for w in wrong[:4]]
     return out
 
 

@@ -66,3 +66,41 @@ def test_a_de_whose_neighbours_the_evidence_does_not_join_stays() -> None:
     evidence = "员工提交申请后，部门经理审批。"
     assert verdict("员工的部门提交申请后，经理审批。", evidence) != "supported"
     assert verdict("员工提交申请后，部门的经理审批。", evidence) == "supported"
+
+
+_CLASS_TABLE = (
+    "| クラス | 年齢 | 定員 | 保育士の配置 |\n|---|---|---|---|\n"
+    "| りす組 | 1歳児 | 12名 | 子ども6名に1名 |\n| うさぎ組 | 2歳児 | 15名 | 子ども6名に1名 |"
+)
+_TRAVEL_TABLE = (
+    "| 职级 | 住宿标准（每晚） | 交通工具 | 出差补助（每天） |\n|---|---|---|---|\n"
+    "| 普通员工 | 一线城市450元，其他城市350元 | 高铁二等座 | 100元 |"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "changed"),
+    [
+        ("りす組は1歳児のクラスで、定員は12名です。", "りす組は1歳児のクラスで、定員は15名です。"),
+        ("りす組は1歳児のクラスで、定員は12名です。", "りす組は2歳児のクラスで、定員は12名です。"),
+        ("りす組は1歳児のクラスで、定員は12名です。", "りす組は1歳児のクラスで、定員は6名です。"),
+    ],
+)
+def test_a_row_read_as_two_clauses(claim: str, changed: str) -> None:
+    # Each clause reads the columns it names; a clause that names none reads any cell.
+    assert verdict(claim, _CLASS_TABLE) == "supported"
+    assert verdict(changed, _CLASS_TABLE) != "supported"
+
+
+def test_a_number_of_a_cell_that_says_more_keeps_its_neighbours() -> None:
+    # "6名" of "子ども6名に1名" is no count of the class.
+    assert verdict("りす組は6名です。", _CLASS_TABLE) != "supported"
+    assert verdict("りす組は6名で、定員は12名です。", _CLASS_TABLE) != "supported"
+
+
+def test_a_later_clause_goes_on_with_the_column_named_before_it() -> None:
+    # "其他城市350元" continues the 出差补助 clause: 350元 is the 住宿标准 cell.
+    claim = "普通员工为高铁二等座，出差补助（每天）为一线城市450元，其他城市350元。"
+    assert verdict(claim, _TRAVEL_TABLE) != "supported"
+    fixed = "普通员工为高铁二等座，住宿标准（每晚）为一线城市450元，其他城市350元。"
+    assert verdict(fixed, _TRAVEL_TABLE) == "supported"
