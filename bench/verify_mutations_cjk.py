@@ -992,6 +992,27 @@ def _attributive_wrong(lang: str, s: str) -> Iterator[str]:
     return _attributive(lang, s, wrong=True)
 
 
+
+_EDITION_RE = re.compile(r"为第(\d+)版，")
+
+
+def _edition(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """An edition named by a copula clause of its own read into what follows
+    (本办法为第3版，自…起施行 = 本办法第3版自…起施行); ``wrong``: another edition."""
+    if lang != "zh":
+        return
+    m = _EDITION_RE.search(s)
+    if m:
+        n = int(m.group(1)) + (1 if wrong else 0)
+        yield s[: m.start()] + f"第{n}版" + s[m.end() :]
+        if s[m.end() : m.end() + 1] not in tuple("自于从在由将已"):  # 的 only before a noun
+            yield s[: m.start()] + f"第{n}版的" + s[m.end() :]
+
+
+def _edition_wrong(lang: str, s: str) -> Iterator[str]:
+    return _edition(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -1024,6 +1045,7 @@ KEEP: dict[str, Mutation] = {
     "semicolon-comma": _semicolon_comma,
     "vp-and-swap": _vp_and_swap,
     "attributive": _attributive,
+    "edition": _edition,
 }
 
 
@@ -1212,6 +1234,7 @@ CHANGE: dict[str, Mutation] = {
     "semicolon-comma-wrong": _semicolon_comma_wrong,
     "vp-and-swap-wrong": _vp_and_swap_wrong,
     "attributive-wrong": _attributive_wrong,
+    "edition-wrong": _edition_wrong,
 }
 
 

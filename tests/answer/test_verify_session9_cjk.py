@@ -3,7 +3,8 @@
 Each family of ``bench/verify_mutations_cjk.py`` (session 9) has its equivalences here,
 each next to a changed neighbour that must not be supported: a percentage as a fraction
 in words, a Chinese date's 号, "；" read as "，" between two Chinese clauses, two verb
-phrases around 并 in the other order, an attributive 的 the evidence leaves out.
+phrases around 并 in the other order, an attributive 的 the evidence leaves out, an
+edition named by a copula clause of its own, a CJK table row read as several clauses.
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ CASES = [
     ("attributive", "项目部每周召开一次安全例会，由项目的经理主持。",
      "项目部每周召开一次安全例会，由经理的项目主持。",
      "项目部每周召开一次安全例会，由项目经理主持。"),
+    # An edition named by a copula clause of its own is the edition of what follows.
+    ("edition", "本办法第3版自2027年7月1号起施行，第2版同时废止。",
+     "本办法第4版自2027年7月1号起施行，第2版同时废止。",
+     "本办法为第3版，自2027年7月1日起施行，第2版同时废止。"),
+    ("edition", "本公示第2版的发布日期为2027-03-25。", "本公示第2版的发布日期为2027-03-18。",
+     "本公示为第2版，发布日期为2027年3月25日，替代2027年3月18日发布的第1版。"),
 ]  # fmt: skip
 
 
