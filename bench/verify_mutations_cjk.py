@@ -1013,6 +1013,59 @@ def _edition_wrong(lang: str, s: str) -> Iterator[str]:
     return _edition(lang, s, wrong=True)
 
 
+
+_JA_CONT_RE = re.compile(r"^(?P<c1>[^、。]*[\u4e00-\u9fff])し、(?P<c2>[^。]*?)(?P<end>します|しました|する|した|です|でした|だ|ください|しなければなりません|できます)。$")
+_KO_CONT_RE = re.compile(r"^(?P<c1>[^,.]*[가-힣])(?P<form>하며|이며), (?P<c2>[^.]*?)(?P<end>한다|했다|합니다|했습니다|된다|이다|해야 한다|할 수 있다|하지 않는다)\.$")
+_PLAIN = ("します", "しました", "する", "した", "です", "でした", "だ", "한다", "했다", "합니다", "했습니다", "된다", "이다")
+_PAST = ("しました", "した", "でした", "했다", "했습니다")
+
+
+def _continuative(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A continuative first clause (開館し、…, 시행하며, …) said as a sentence with the
+    final tense, and the two clauses swapped (Japanese with a subject in each);
+    ``wrong``: the first clause in the other tense, or said as a plain statement where the
+    final predicate is a request, a modal or a negation."""
+    if lang == "ja":
+        m = _JA_CONT_RE.match(s)
+        if not m:
+            return
+        c1, c2, end = m["c1"], m["c2"], m["end"]
+        plain = end in _PLAIN
+        past = end in _PAST
+        if wrong:
+            yield c1 + ("します。" if past or not plain else "しました。")
+            if end in ("します", "する") and not re.search("[はが]", c2) and re.search("[\u4e00-\u9fff]$", c2):
+                yield c2 + "し、" + c1 + end + "。"  # two acts of one subject in the other order
+            return
+        if not plain:
+            return
+        yield c1 + ("しました。" if past else "します。")
+        if end in ("します", "しました") and re.search("[はが]", c1) and re.search("[はが]", c2) and c2.endswith(tuple("\u4e00-\u9fff")) is False:
+            pass
+        if end in ("します", "しました") and re.search("[はが]", c1) and re.search("[はが]", c2):
+            yield c2 + "し、" + c1 + end + "。"
+    elif lang == "ko":
+        m = _KO_CONT_RE.match(s)
+        if not m:
+            return
+        c1, form, c2, end = m["c1"], m["form"], m["c2"], m["end"]
+        plain = end in _PLAIN
+        past = end in _PAST
+        verb = {"하며": ("한다.", "했다."), "이며": ("이다.", "이었다.")}[form]
+        if wrong:
+            yield c1 + (verb[0] if past or not plain else verb[1])
+            return
+        if not plain:
+            return
+        yield c1 + verb[1 if past else 0]
+        if form == "하며" and end in ("한다", "했다"):
+            yield c2 + "하며, " + c1 + end + "."
+
+
+def _continuative_wrong(lang: str, s: str) -> Iterator[str]:
+    return _continuative(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -1046,6 +1099,7 @@ KEEP: dict[str, Mutation] = {
     "vp-and-swap": _vp_and_swap,
     "attributive": _attributive,
     "edition": _edition,
+    "continuative": _continuative,
 }
 
 
@@ -1235,6 +1289,7 @@ CHANGE: dict[str, Mutation] = {
     "vp-and-swap-wrong": _vp_and_swap_wrong,
     "attributive-wrong": _attributive_wrong,
     "edition-wrong": _edition_wrong,
+    "continuative-wrong": _continuative_wrong,
 }
 
 

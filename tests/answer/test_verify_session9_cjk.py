@@ -111,3 +111,32 @@ def test_a_later_clause_goes_on_with_the_column_named_before_it() -> None:
     assert verdict(claim, _TRAVEL_TABLE) != "supported"
     fixed = "普通员工为高铁二等座，住宿标准（每晚）为一线城市450元，其他城市350元。"
     assert verdict(fixed, _TRAVEL_TABLE) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "changed", "evidence"),
+    [
+        ("本館は10時に開館します。", "本館は10時に開館しました。", "本館は10時に開館し、別館は11時に開館します。"),
+        ("別館は11時に開館し、本館は10時に開館します。", "別館は10時に開館し、本館は11時に開館します。",
+         "本館は10時に開館し、別館は11時に開館します。"),
+        ("利用料は1回500円です。", "利用料は1回5,000円です。", "利用料は1回500円で、月額上限は5,000円です。"),
+        ("直前のコミットを取り消します。", "直前のコミットを取り消しました。", "直前のコミットを取り消し、変更もすべて破棄する。"),
+        ("이 규정은 2027년 3월 1일부터 시행한다.", "이 규정은 2027년 3월 1일부터 시행했다.",
+         "이 규정은 2027년 3월 1일부터 시행하며, 제2판을 대체한다."),
+        ("이용료는 1회 500원이다.", "이용료는 1회 5,000원이다.", "이용료는 1회 500원이며, 월 상한은 5,000원이다."),
+    ],
+)
+def test_a_continuative_first_clause_takes_the_final_tense(claim: str, changed: str, evidence: str) -> None:
+    assert verdict(claim, evidence) == "supported"
+    assert verdict(changed, evidence) != "supported"
+
+
+def test_a_request_modal_or_sequence_is_not_carried_over() -> None:
+    # The final predicate's force (a request, "must") may reach back: no clause of its own.
+    assert verdict("登園前に家庭で検温します。", "登園前に家庭で検温し、37.5℃以上の場合は登園を控えてください。") != "supported"
+    assert verdict("회원은 신청서를 작성한다.", "회원은 신청서를 작성하며, 관리사무소에 제출해야 한다.") != "supported"
+    # Two acts of one subject keep their order.
+    evidence = "直前のコミットを取り消し、変更もすべて破棄する。"
+    assert verdict("変更もすべて破棄し、直前のコミットを取り消す。", evidence) != "supported"
+    # "で、" after a place is the particle, not the copula.
+    assert verdict("説明会は会議室です。", "説明会は会議室で、資料は受付で配布します。") != "supported"

@@ -33,7 +33,9 @@ Only exact equivalences, applied to claim and evidence alike:
 * session 9: a fraction said in words is the percentage when that is exact (十分之一 =
   10%, 四分之一 = 25%, 4分の1 = 25%; 三分之一 stays as written); a Chinese date's 号
   is its 日 (7月1号 = 7月1日); "并" between two verb phrases of one clause coordinates
-  them as 和 does for nouns (追回款项并给予处分 = 给予处分并追回款项; not 并不/并非/合并).
+  them as 和 does for nouns (追回款项并给予处分 = 给予处分并追回款项; not 并不/并非/合并);
+  a Japanese/Korean continuative first clause (開館し、, 500円で、, 시행하며,) is a clause
+  of its own with the final tense (:mod:`cairn.answer.cjk_clauses`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from cairn.answer.cjk_clauses import continuative_clauses
 from cairn.answer.normalise import _cjk_value
 
 __all__ = ["canonical_cjk"]
@@ -440,6 +443,7 @@ def canonical_cjk(text: str) -> str:
     if _KANA.search(text):
         endings = dict(_JA_ENDINGS)
         text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))
+        text = continuative_clauses(text)  # session 9: 開館し、… = 開館する，…
     if _HANGUL.search(text):
         text = _KO_DAYS_RE.sub(r"\1天", _KO_METRIC_RE.sub(lambda m: _KO_METRIC[m.group(1)], text))
         text = _KO_PERIOD_SPAN_RE.sub(r"\1", text.replace("天이 ", "天는 ").replace("天가 ", "天는 "))
@@ -447,7 +451,7 @@ def canonical_cjk(text: str) -> str:
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
         text = _KO_COUNT_RE.sub(r"\1번", text)
-        text = _ko_clauses(_POLITE_RE.sub(_plain_ending, text))
+        text = continuative_clauses(_ko_clauses(_POLITE_RE.sub(_plain_ending, text)))
         text = _PARTICLE_RE.sub(_particle, text)
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
     else:
