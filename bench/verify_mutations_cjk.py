@@ -1066,6 +1066,29 @@ def _continuative_wrong(lang: str, s: str) -> Iterator[str]:
     return _continuative(lang, s, wrong=True)
 
 
+
+_SPAN_RANGE = {
+    "ja": (re.compile(r"(?<!\d)(\d{1,2})時から(\d{1,2})時まで"), "の{n}時間"),
+    "zh": (re.compile(r"(?<!\d)(\d{1,2})点至(\d{1,2})点"), "，共{n}小时"),
+    "ko": (re.compile(r"(?<!\d)(\d{1,2})시부터 (\d{1,2})시까지"), " {n}시간"),
+}
+
+
+def _range_span(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A clock range followed by its own length (18時から19時までの1時間); ``wrong``: a
+    length one hour more."""
+    rx, tail = _SPAN_RANGE[lang]
+    m = rx.search(s)
+    if not m:
+        return
+    n = (int(m.group(2)) - int(m.group(1))) % 24 + (1 if wrong else 0)
+    yield s[: m.end()] + tail.format(n=n) + s[m.end() :]
+
+
+def _range_span_wrong(lang: str, s: str) -> Iterator[str]:
+    return _range_span(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -1100,6 +1123,7 @@ KEEP: dict[str, Mutation] = {
     "attributive": _attributive,
     "edition": _edition,
     "continuative": _continuative,
+    "range-span": _range_span,
 }
 
 
@@ -1290,6 +1314,7 @@ CHANGE: dict[str, Mutation] = {
     "attributive-wrong": _attributive_wrong,
     "edition-wrong": _edition_wrong,
     "continuative-wrong": _continuative_wrong,
+    "range-span-wrong": _range_span_wrong,
 }
 
 

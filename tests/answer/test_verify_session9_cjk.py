@@ -4,7 +4,8 @@ Each family of ``bench/verify_mutations_cjk.py`` (session 9) has its equivalence
 each next to a changed neighbour that must not be supported: a percentage as a fraction
 in words, a Chinese date's 号, "；" read as "，" between two Chinese clauses, two verb
 phrases around 并 in the other order, an attributive 的 the evidence leaves out, an
-edition named by a copula clause of its own, a CJK table row read as several clauses.
+edition named by a copula clause of its own, a CJK table row read as several clauses, a
+Japanese/Korean continuative first clause, a clock range's own length.
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ CASES = [
      "本办法为第3版，自2027年7月1日起施行，第2版同时废止。"),
     ("edition", "本公示第2版的发布日期为2027-03-25。", "本公示第2版的发布日期为2027-03-18。",
      "本公示为第2版，发布日期为2027年3月25日，替代2027年3月18日发布的第1版。"),
+    # A clock range's own length after it is the range.
+    ("range-span", "延長保育は18時から19時までの1時間です。", "延長保育は18時から19時までの2時間です。",
+     "延長保育は18時から19時までです。"),
+    ("range-span", "休憩は12時から13時までの60分とする。", "休憩は12時から13時までの45分とする。",
+     "休憩は12時から13時までの1時間とする。"),
+    ("range-span", "운영 시간은 평일 9시부터 18시까지 9시간이다.", "운영 시간은 평일 9시부터 18시까지 8시간이다.",
+     "운영 시간은 평일 9시부터 18시까지이다."),
 ]  # fmt: skip
 
 

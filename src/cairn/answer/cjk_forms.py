@@ -35,7 +35,8 @@ Only exact equivalences, applied to claim and evidence alike:
   is its 日 (7月1号 = 7月1日); "并" between two verb phrases of one clause coordinates
   them as 和 does for nouns (追回款项并给予处分 = 给予处分并追回款项; not 并不/并非/合并);
   a Japanese/Korean continuative first clause (開館し、, 500円で、, 시행하며,) is a clause
-  of its own with the final tense (:mod:`cairn.answer.cjk_clauses`).
+  of its own with the final tense (:mod:`cairn.answer.cjk_clauses`); a clock range's own
+  length after it is the range (18時から19時までの1時間 = 18時から19時まで, 12時から13時までの60分).
 """
 
 from __future__ import annotations
@@ -425,6 +426,23 @@ _ZH_VP_AND_RE = re.compile(
 )
 
 
+#: Session 9: a clock range followed by its own length (18時から19時までの1時間, 9点至11点，
+#: 共2小时, 09:00~18:00의 9시간) says nothing the range does not: the length is dropped when
+#: it is exactly the range's span (overnight ranges wrap); any other length stays.
+_RANGE_SPAN_RE = re.compile(
+    r"(\d\d):(\d\d)~(\d\d):(\d\d)(?:の|의 ?|的|，共|，计|、計| )\s?(\d+(?:\.\d+)?)\s?(時間|小时|小時|시간|分钟|分間|分|분)(?!\d)"
+)
+
+
+def _range_span(m: re.Match[str]) -> str:
+    h1, m1, h2, m2 = (int(g) for g in m.group(1, 2, 3, 4))
+    minutes = Fraction((h2 * 60 + m2 - h1 * 60 - m1) % (24 * 60))
+    length = Fraction(m.group(5)) * (1 if m.group(6) in ("分钟", "分間", "分", "분") else 60)
+    if length != minutes:
+        return m.group()
+    return f"{m.group(1)}:{m.group(2)}~{m.group(3)}:{m.group(4)}"
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
@@ -433,6 +451,8 @@ def canonical_cjk(text: str) -> str:
     text = _HALF_DAY_RE.sub(_clock, text)
     text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
     text = _CLOCK_RANGE_RE.sub(_clock_range, text)
+    if "~" in text:
+        text = _RANGE_SPAN_RE.sub(_range_span, text)
     if "分之" in text or "分の" in text:
         text = _FRACTION_RE.sub(_fraction, text)
     text = _PERIOD_SPAN_RE.sub(r"\1", _percentages(text))
