@@ -1089,6 +1089,74 @@ def _range_span_wrong(lang: str, s: str) -> Iterator[str]:
     return _range_span(lang, s, wrong=True)
 
 
+
+_PER_PERIOD = {
+    "ja": (re.compile(r"(?<!毎)(?<![月年週日])(月|年|週)(\d+)(回)"), "毎{p}{n}{c}", {"月": "年", "年": "月", "週": "月"}),
+    "ko": (re.compile(r"(?<![가-힣])(월|연|주) ?(\d+)(회|번)"), "매{p} {n}{c}", {"월": "주", "연": "월", "주": "월"}),
+}
+
+
+def _per_period(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A count per period said with "every" (月1回 = 毎月1回, 월 1회 = 매월 1회) and back;
+    ``wrong``: another period (毎年1回)."""
+    if lang == "zh":
+        return
+    rx, form, other = _PER_PERIOD[lang]
+    for m in rx.finditer(s):
+        p = other[m.group(1)] if wrong else m.group(1)
+        p = "년" if p == "연" else p
+        yield s[: m.start()] + form.format(p=p, n=m.group(2), c=m.group(3)) + s[m.end() :]
+        return
+    back = re.search(r"毎(月|年|週)(\d+)回" if lang == "ja" else r"매(월|년|주) ?(\d+)(?:회|번)", s)
+    if back:
+        p = {"月": "年", "年": "月", "週": "月", "월": "주", "년": "월", "주": "월"}[back.group(1)] if wrong else back.group(1)
+        yield s[: back.start()] + (f"{p}に{back.group(2)}回" if lang == "ja" else f"{p} {back.group(2)}회") + s[back.end() :]
+
+
+def _per_period_wrong(lang: str, s: str) -> Iterator[str]:
+    return _per_period(lang, s, wrong=True)
+
+
+_JA_DEKIRU_RE = re.compile(r"([\u4e00-\u9fff\u30a0-\u30ff])(でき(?:ます|る|ません|ない))")
+
+
+def _suru_koto(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Sino-Japanese verb's potential said as "することができる" (利用できます =
+    利用することができます); ``wrong``: the potential dropped (利用します)."""
+    if lang != "ja":
+        return
+    m = _JA_DEKIRU_RE.search(s)
+    if m:
+        tail = m.group(2)
+        if wrong:
+            plain = {"できます": "します", "できる": "する", "できません": "しません", "できない": "しない"}[tail]
+            yield s[: m.start(2)] + plain + s[m.end() :]
+        else:
+            yield s[: m.start(2)] + "することが" + tail + s[m.end() :]
+
+
+def _suru_koto_wrong(lang: str, s: str) -> Iterator[str]:
+    return _suru_koto(lang, s, wrong=True)
+
+
+_ZH_PER_RE = re.compile(r"每(天|晚|月|年|人|次)(\d[\d,]*)元")
+
+
+def _zh_per_slash(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Chinese amount per period with a slash (每天100元 = 100元/天); ``wrong``: another
+    period (100元/月)."""
+    if lang != "zh":
+        return
+    m = _ZH_PER_RE.search(s)
+    if m:
+        p = {"天": "月", "晚": "天", "月": "年", "年": "月", "人": "天", "次": "天"}[m.group(1)] if wrong else m.group(1)
+        yield s[: m.start()] + f"{m.group(2)}元/{p}" + s[m.end() :]
+
+
+def _zh_per_slash_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_per_slash(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -1124,6 +1192,9 @@ KEEP: dict[str, Mutation] = {
     "edition": _edition,
     "continuative": _continuative,
     "range-span": _range_span,
+    "per-period": _per_period,
+    "suru-koto": _suru_koto,
+    "zh-per-slash": _zh_per_slash,
 }
 
 
@@ -1315,6 +1386,9 @@ CHANGE: dict[str, Mutation] = {
     "edition-wrong": _edition_wrong,
     "continuative-wrong": _continuative_wrong,
     "range-span-wrong": _range_span_wrong,
+    "per-period-wrong": _per_period_wrong,
+    "suru-koto-wrong": _suru_koto_wrong,
+    "zh-per-slash-wrong": _zh_per_slash_wrong,
 }
 
 

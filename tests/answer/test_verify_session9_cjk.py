@@ -5,7 +5,8 @@ each next to a changed neighbour that must not be supported: a percentage as a f
 in words, a Chinese date's 号, "；" read as "，" between two Chinese clauses, two verb
 phrases around 并 in the other order, an attributive 的 the evidence leaves out, an
 edition named by a copula clause of its own, a CJK table row read as several clauses, a
-Japanese/Korean continuative first clause, a clock range's own length.
+Japanese/Korean continuative first clause, a clock range's own length, a count per period
+with or without "every", することができる, a Chinese amount per period with a slash.
 """
 
 from __future__ import annotations
@@ -54,6 +55,16 @@ CASES = [
      "休憩は12時から13時までの1時間とする。"),
     ("range-span", "운영 시간은 평일 9시부터 18시까지 9시간이다.", "운영 시간은 평일 9시부터 18시까지 8시간이다.",
      "운영 시간은 평일 9시부터 18시까지이다."),
+    # A count per period with or without "every".
+    ("per-period", "避難訓練は月1回行います。", "避難訓練は年1回行います。", "避難訓練は毎月1回行います。"),
+    ("per-period", "健康診断は年に2回行います。", "健康診断は月に2回行います。", "健康診断は年2回行います。"),
+    ("per-period", "소방 훈련은 월 1회 실시한다.", "소방 훈련은 주 1회 실시한다.", "소방 훈련은 매월 1회 실시한다."),
+    # することができる is できる.
+    ("suru-koto", "会員はラウンジを利用することができます。", "会員はラウンジを利用します。",
+     "会員はラウンジを利用できます。"),
+    ("suru-koto", "館内に持ち込むことはできません。", "館内に持ち込みません。", "館内に持ち込むことはできません。"),
+    # A Chinese amount per period with a slash.
+    ("zh-per-slash", "出差补助为每天100元。", "出差补助为每月100元。", "出差补助为100元/天。"),
 ]  # fmt: skip
 
 

@@ -36,7 +36,9 @@ Only exact equivalences, applied to claim and evidence alike:
   them as 和 does for nouns (追回款项并给予处分 = 给予处分并追回款项; not 并不/并非/合并);
   a Japanese/Korean continuative first clause (開館し、, 500円で、, 시행하며,) is a clause
   of its own with the final tense (:mod:`cairn.answer.cjk_clauses`); a clock range's own
-  length after it is the range (18時から19時までの1時間 = 18時から19時まで, 12時から13時までの60分).
+  length after it is the range (18時から19時までの1時間 = 18時から19時まで, 12時から13時までの60分);
+  a count per period with or without "every" (毎月1回 = 月に1回 = 月1回, 매월 1회 = 월 1회);
+  することができる = できる; 100元/天 = 每天100元.
 """
 
 from __future__ import annotations
@@ -443,6 +445,18 @@ def _range_span(m: re.Match[str]) -> str:
     return f"{m.group(1)}:{m.group(2)}~{m.group(3)}:{m.group(4)}"
 
 
+#: Session 9: a count per calendar period said with or without "every" is one form:
+#: 毎月1回 = 月に1回 = 月1回, 매월 1회 = 월 1회 (the period is kept: 月 is never 年).
+_JA_PER_PERIOD_RE = re.compile(r"(?:毎(月|年|週|日)|(月|年|週|日)に)(?=\s?[\d一二三四五六七八九十]+\s?(?:回|度))")
+_KO_PER_PERIOD_RE = re.compile(r"(?<![가-힣])매(월|년|주|일)(?=\s?\d+\s?(?:회|번))")
+#: Session 9: "…することができる" is "…できる" (a Sino-Japanese verb's potential), also
+#: with "は" (することはできない = できない).
+_JA_SURU_KOTO_RE = re.compile(r"(?<=[\u4e00-\u9fff\u30a0-\u30ff])すること[がは](?=でき)")
+#: Session 9: a Chinese amount per period written with a slash is the amount "每" period:
+#: 100元/天 = 每天100元, 350元/晚 = 每晚350元.
+_ZH_PER_SLASH_RE = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)(元|块)\s?/\s?(天|日|晚|月|年|人|次|小时)")
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
@@ -460,7 +474,10 @@ def canonical_cjk(text: str) -> str:
         text = _ZH_AND_RE.sub("、", text)
     if "并" in text and not _KANA.search(text) and not _HANGUL.search(text):
         text = _ZH_VP_AND_RE.sub("、", text)
+    if "/" in text and not _KANA.search(text) and not _HANGUL.search(text):
+        text = _ZH_PER_SLASH_RE.sub(lambda m: f"每{'天' if m.group(3) == '日' else m.group(3)}{m.group(1)}{m.group(2)}", text)
     if _KANA.search(text):
+        text = _JA_SURU_KOTO_RE.sub("", _JA_PER_PERIOD_RE.sub(lambda m: m.group(1) or m.group(2), text))
         endings = dict(_JA_ENDINGS)
         text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))
         text = continuative_clauses(text)  # session 9: 開館し、… = 開館する，…
@@ -470,7 +487,7 @@ def canonical_cjk(text: str) -> str:
         text = _KO_WEEKS_RE.sub(r"\1주", text)
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
-        text = _KO_COUNT_RE.sub(r"\1번", text)
+        text = _KO_PER_PERIOD_RE.sub(r"\1 ", _KO_COUNT_RE.sub(r"\1번", text))
         text = continuative_clauses(_ko_clauses(_POLITE_RE.sub(_plain_ending, text)))
         text = _PARTICLE_RE.sub(_particle, text)
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
