@@ -52,7 +52,7 @@ from cairn.answer import Claim, EvidenceSpan, verify_claims
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "bench" / "verify_set"
 TLDR = ROOT / "bench" / "cjk"
-SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8")
+SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9")
 
 Mutation = Callable[[str, str], Iterator[str]]
 
@@ -617,6 +617,52 @@ def table_cases() -> list[dict[str, str]]:
                 if changed:
                     out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
                                 "evidence": evidence, "claim": changed})
+    return out + _two_clause_row_cases(rows)
+
+
+def _two_clause_sentence(lang: str, label: str, first: str, head: str, value: str) -> str:
+    """A row read as two clauses: the first names no column, the second names ``head``."""
+    if lang == "ko":
+        return f"{label}{'은' if _batchim(label) else '는'} {first}이고, {head}{'은' if _batchim(head) else '는'} {value}이다."
+    if lang == "ja":
+        return f"{label}は{first}で、{head}は{value}です。"
+    return f"{label}为{first}，{head}为{value}。"
+
+
+def _two_clause_row_cases(rows: list[tuple[str, str, str, list[str], list[str]]]) -> list[dict[str, str]]:
+    """Session 9: a row of three or more columns read as two clauses ("りす組は1歳児で、定員は
+    12名です"), kept; changed: the second clause's value from another column of the row or
+    the same column of another row, the first clause's value from another row, or a
+    number of a cell that says more read without its neighbours there ("6名" of
+    "子ども6名に1名")."""
+    out: list[dict[str, str]] = []
+    for origin, lang, evidence, head, cells in rows:
+        if len(cells) < 3:
+            continue
+        label = cells[0]
+        for k in range(1, len(cells)):
+            value = cells[k]
+            if not re.fullmatch(r"[\d,.]+ ?[^\s\d|()（）、，~～-]{1,4}", value):
+                continue
+            for j in range(1, len(cells)):
+                if j == k or len(cells[j]) > 12:
+                    continue
+                case = {"origin": origin, "lang": lang, "evidence": evidence}
+                out.append(case | {"side": "keep", "kind": "table-two-clause",
+                                   "claim": _two_clause_sentence(lang, label, cells[j], head[k], value)})
+                wrong = [_two_clause_sentence(lang, label, cells[j], head[k], cells[m])
+                         for m in range(1, len(cells)) if m != k and re.search(r"\d", cells[m]) and cells[m] != value]
+                for o, _, _, h, c in rows:
+                    if o == origin and h == head and c[0] != label:
+                        if c[k] != value:
+                            wrong.append(_two_clause_sentence(lang, label, cells[j], head[k], c[k]))
+                        if c[j] != cells[j] and re.search(r"\d", c[j]):
+                            wrong.append(_two_clause_sentence(lang, label, c[j], head[k], value))
+                for m in range(1, len(cells)):
+                    for n in re.finditer(r"\d+[^\d\s]", cells[m]):
+                        if n.group() != cells[m] and m != k:
+                            wrong.append(_two_clause_sentence(lang, label, n.group(), head[k], value))
+                out += [case | {"side": "change", "kind": "table-two-clause-wrong", "claim": w} for w in wrong[:4]]
     return out
 
 
@@ -705,9 +751,10 @@ def _dotted_dates_wrong(lang: str, s: str) -> Iterator[str]:
     return _dotted_dates(lang, s, wrong=True)
 
 
-_JA_MASU = (("める。", "めます。"), ("れる。", "れます。"), ("ける。", "けます。"), ("える。", "えます。"),
+# "ている" before "う": しています is している, not "してう" (session 9).
+_JA_MASU = (("ている。", "ています。"), ("める。", "めます。"), ("れる。", "れます。"), ("ける。", "けます。"), ("える。", "えます。"),
             ("べる。", "べます。"), ("ある。", "あります。"), ("なる。", "なります。"), ("う。", "います。"),
-            ("く。", "きます。"), ("む。", "みます。"), ("ている。", "ています。"), ("つ。", "ちます。"))
+            ("く。", "きます。"), ("む。", "みます。"), ("つ。", "ちます。"))
 
 
 def _ja_masu(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
@@ -837,6 +884,279 @@ def _period_span_wrong(lang: str, s: str) -> Iterator[str]:
     return _period_span(lang, s, wrong=True)
 
 
+# --- session 9 families ------------------------------------------------------------------------
+
+#: Exact fractions of a percentage: (numerator, denominator) in words.
+_FRACTIONS = {5: (1, 20), 10: (1, 10), 20: (1, 5), 25: (1, 4), 50: (1, 2), 75: (3, 4)}
+_ZH_SMALL = dict(enumerate("零一二三四五六七八九十"))
+
+
+def _zh_count(n: int) -> str:
+    return _ZH_SMALL[n] if n <= 10 else ("二十" if n == 20 else str(n))
+
+
+def _fractions(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A percentage said as a fraction in words (10% = 十分之一 = 10分の1); ``wrong``:
+    the numerator one more."""
+    if lang == "ko":
+        return
+    for m in re.finditer(r"(?<![\d.,])(\d+)%", s):
+        frac = _FRACTIONS.get(int(m.group(1)))
+        if frac is None:
+            continue
+        num, den = frac[0] + (1 if wrong else 0), frac[1]
+        words = f"{_zh_count(den)}分之{_zh_count(num)}" if lang == "zh" else f"{den}分の{num}"
+        yield s[: m.start()] + words + s[m.end() :]
+        return
+
+
+def _fractions_wrong(lang: str, s: str) -> Iterator[str]:
+    return _fractions(lang, s, wrong=True)
+
+
+def _hao_date(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Chinese date's 日 said as 号 (7月1日 = 7月1号); ``wrong``: the next day."""
+    if lang != "zh":
+        return
+    for m in re.finditer(r"(\d{1,2})月(\d{1,2})日", s):
+        day = int(m.group(2))
+        if wrong and day >= 28:
+            continue
+        yield s[: m.start()] + f"{m.group(1)}月{day + (1 if wrong else 0)}号" + s[m.end() :]
+        return
+
+
+def _hao_date_wrong(lang: str, s: str) -> Iterator[str]:
+    return _hao_date(lang, s, wrong=True)
+
+
+_ZH_MODALS = "须应可必将"
+
+
+def _semicolon_comma(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Two Chinese clauses of a "；" joined by "，" instead; ``wrong``: the second clause's
+    modal negated (须 → 不须, 可 → 不可)."""
+    if lang != "zh" or s.count("；") != 1:
+        return
+    a, b = s.split("；")
+    if wrong:
+        m = re.search(f"[{_ZH_MODALS}]", b)
+        if m is None or b[max(m.start() - 1, 0)] in "不未无没":
+            return
+        b = b[: m.start()] + "不" + b[m.start() :]
+    yield a + "，" + b
+
+
+def _semicolon_comma_wrong(lang: str, s: str) -> Iterator[str]:
+    return _semicolon_comma(lang, s, wrong=True)
+
+
+#: "[modal] X并Y[punct]": two verb phrases after a modal or adverb, joined by 并.
+_VP_AND_RE = re.compile(r"([将须应可会要均])([\u4e00-\u9fff]{2,10})并(?![不非没未无且列行存重入购发用称排])([\u4e00-\u9fff]{2,10})(?=[，。；])")
+
+
+def _vp_and_swap(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Two Chinese verb phrases joined by 并 in the other order (追回款项并给予处分 =
+    给予处分并追回款项); ``wrong``: and the first of them negated."""
+    if lang != "zh":
+        return
+    for m in _VP_AND_RE.finditer(s):
+        lead, x, y = m.groups()
+        yield s[: m.start()] + lead + ("不" if wrong else "") + y + "并" + x + s[m.end() :]
+        return
+
+
+def _vp_and_swap_wrong(lang: str, s: str) -> Iterator[str]:
+    return _vp_and_swap(lang, s, wrong=True)
+
+
+#: A noun and a noun after it, between which an attributive 的 may stand.
+_NOUN_NOUN_RE = re.compile(
+    r"(公司|部门|员工|本办法|学校|车站|单位|企业|医院|工厂|项目|合同|全厂|本市|小区|设备|财务部)"
+    r"(全体|所有|员工|经理|名称|地址|标准|规定|负责人|人员|费用|日期|职工|安全|车辆|资料)"
+)
+
+
+def _attributive(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """An attributive 的 between two nouns (公司全体 = 公司的全体); ``wrong``: the two
+    nouns also swapped (全体的公司)."""
+    if lang != "zh":
+        return
+    for m in _NOUN_NOUN_RE.finditer(s):
+        a, b = m.groups()
+        yield s[: m.start()] + ((b + "的" + a) if wrong else (a + "的" + b)) + s[m.end() :]
+        return
+
+
+def _attributive_wrong(lang: str, s: str) -> Iterator[str]:
+    return _attributive(lang, s, wrong=True)
+
+
+
+_EDITION_RE = re.compile(r"为第(\d+)版，")
+
+
+def _edition(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """An edition named by a copula clause of its own read into what follows
+    (本办法为第3版，自…起施行 = 本办法第3版自…起施行); ``wrong``: another edition."""
+    if lang != "zh":
+        return
+    m = _EDITION_RE.search(s)
+    if m:
+        n = int(m.group(1)) + (1 if wrong else 0)
+        yield s[: m.start()] + f"第{n}版" + s[m.end() :]
+        if s[m.end() : m.end() + 1] not in tuple("自于从在由将已"):  # 的 only before a noun
+            yield s[: m.start()] + f"第{n}版的" + s[m.end() :]
+
+
+def _edition_wrong(lang: str, s: str) -> Iterator[str]:
+    return _edition(lang, s, wrong=True)
+
+
+
+_JA_CONT_RE = re.compile(r"^(?P<c1>[^、。]*[\u4e00-\u9fff])し、(?P<c2>[^。]*?)(?P<end>します|しました|する|した|です|でした|だ|ください|しなければなりません|できます)。$")
+_KO_CONT_RE = re.compile(r"^(?P<c1>[^,.]*[가-힣])(?P<form>하며|이며), (?P<c2>[^.]*?)(?P<end>한다|했다|합니다|했습니다|된다|이다|해야 한다|할 수 있다|하지 않는다)\.$")
+_PLAIN = ("します", "しました", "する", "した", "です", "でした", "だ", "한다", "했다", "합니다", "했습니다", "된다", "이다")
+_PAST = ("しました", "した", "でした", "했다", "했습니다")
+
+
+def _continuative(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A continuative first clause (開館し、…, 시행하며, …) said as a sentence with the
+    final tense, and the two clauses swapped (Japanese with a subject in each);
+    ``wrong``: the first clause in the other tense, or said as a plain statement where the
+    final predicate is a request, a modal or a negation."""
+    if lang == "ja":
+        m = _JA_CONT_RE.match(s)
+        if not m:
+            return
+        c1, c2, end = m["c1"], m["c2"], m["end"]
+        plain = end in _PLAIN
+        past = end in _PAST
+        if wrong:
+            yield c1 + ("します。" if past or not plain else "しました。")
+            if end in ("します", "する") and not re.search("[はが]", c2) and re.search("[\u4e00-\u9fff]$", c2):
+                yield c2 + "し、" + c1 + end + "。"  # two acts of one subject in the other order
+            return
+        if not plain:
+            return
+        yield c1 + ("しました。" if past else "します。")
+        if end in ("します", "しました") and re.search("[はが]", c1) and re.search("[はが]", c2) and c2.endswith(tuple("\u4e00-\u9fff")) is False:
+            pass
+        if end in ("します", "しました") and re.search("[はが]", c1) and re.search("[はが]", c2):
+            yield c2 + "し、" + c1 + end + "。"
+    elif lang == "ko":
+        m = _KO_CONT_RE.match(s)
+        if not m:
+            return
+        c1, form, c2, end = m["c1"], m["form"], m["c2"], m["end"]
+        plain = end in _PLAIN
+        past = end in _PAST
+        verb = {"하며": ("한다.", "했다."), "이며": ("이다.", "이었다.")}[form]
+        if wrong:
+            yield c1 + (verb[0] if past or not plain else verb[1])
+            return
+        if not plain:
+            return
+        yield c1 + verb[1 if past else 0]
+        if form == "하며" and end in ("한다", "했다"):
+            yield c2 + "하며, " + c1 + end + "."
+
+
+def _continuative_wrong(lang: str, s: str) -> Iterator[str]:
+    return _continuative(lang, s, wrong=True)
+
+
+
+_SPAN_RANGE = {
+    "ja": (re.compile(r"(?<!\d)(\d{1,2})時から(\d{1,2})時まで"), "の{n}時間"),
+    "zh": (re.compile(r"(?<!\d)(\d{1,2})点至(\d{1,2})点"), "，共{n}小时"),
+    "ko": (re.compile(r"(?<!\d)(\d{1,2})시부터 (\d{1,2})시까지"), " {n}시간"),
+}
+
+
+def _range_span(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A clock range followed by its own length (18時から19時までの1時間); ``wrong``: a
+    length one hour more."""
+    rx, tail = _SPAN_RANGE[lang]
+    m = rx.search(s)
+    if not m:
+        return
+    n = (int(m.group(2)) - int(m.group(1))) % 24 + (1 if wrong else 0)
+    yield s[: m.end()] + tail.format(n=n) + s[m.end() :]
+
+
+def _range_span_wrong(lang: str, s: str) -> Iterator[str]:
+    return _range_span(lang, s, wrong=True)
+
+
+
+_PER_PERIOD = {
+    "ja": (re.compile(r"(?<!毎)(?<![月年週日])(月|年|週)(\d+)(回)"), "毎{p}{n}{c}", {"月": "年", "年": "月", "週": "月"}),
+    "ko": (re.compile(r"(?<![가-힣])(월|연|주) ?(\d+)(회|번)"), "매{p} {n}{c}", {"월": "주", "연": "월", "주": "월"}),
+}
+
+
+def _per_period(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A count per period said with "every" (月1回 = 毎月1回, 월 1회 = 매월 1회) and back;
+    ``wrong``: another period (毎年1回)."""
+    if lang == "zh":
+        return
+    rx, form, other = _PER_PERIOD[lang]
+    for m in rx.finditer(s):
+        p = other[m.group(1)] if wrong else m.group(1)
+        p = "년" if p == "연" else p
+        yield s[: m.start()] + form.format(p=p, n=m.group(2), c=m.group(3)) + s[m.end() :]
+        return
+    back = re.search(r"毎(月|年|週)(\d+)回" if lang == "ja" else r"매(월|년|주) ?(\d+)(?:회|번)", s)
+    if back:
+        p = {"月": "年", "年": "月", "週": "月", "월": "주", "년": "월", "주": "월"}[back.group(1)] if wrong else back.group(1)
+        yield s[: back.start()] + (f"{p}に{back.group(2)}回" if lang == "ja" else f"{p} {back.group(2)}회") + s[back.end() :]
+
+
+def _per_period_wrong(lang: str, s: str) -> Iterator[str]:
+    return _per_period(lang, s, wrong=True)
+
+
+_JA_DEKIRU_RE = re.compile(r"([\u4e00-\u9fff\u30a0-\u30ff])(でき(?:ます|る|ません|ない))")
+
+
+def _suru_koto(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Sino-Japanese verb's potential said as "することができる" (利用できます =
+    利用することができます); ``wrong``: the potential dropped (利用します)."""
+    if lang != "ja":
+        return
+    m = _JA_DEKIRU_RE.search(s)
+    if m:
+        tail = m.group(2)
+        if wrong:
+            plain = {"できます": "します", "できる": "する", "できません": "しません", "できない": "しない"}[tail]
+            yield s[: m.start(2)] + plain + s[m.end() :]
+        else:
+            yield s[: m.start(2)] + "することが" + tail + s[m.end() :]
+
+
+def _suru_koto_wrong(lang: str, s: str) -> Iterator[str]:
+    return _suru_koto(lang, s, wrong=True)
+
+
+_ZH_PER_RE = re.compile(r"每(天|晚|月|年|人|次)(\d[\d,]*)元")
+
+
+def _zh_per_slash(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Chinese amount per period with a slash (每天100元 = 100元/天); ``wrong``: another
+    period (100元/月)."""
+    if lang != "zh":
+        return
+    m = _ZH_PER_RE.search(s)
+    if m:
+        p = {"天": "月", "晚": "天", "月": "年", "年": "月", "人": "天", "次": "天"}[m.group(1)] if wrong else m.group(1)
+        yield s[: m.start()] + f"{m.group(2)}元/{p}" + s[m.end() :]
+
+
+def _zh_per_slash_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_per_slash(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -864,6 +1184,17 @@ KEEP: dict[str, Mutation] = {
     "man-cheon": _man_cheon,
     "half-day-digital": _half_day_digital,
     "period-span": _period_span,
+    "fraction": _fractions,
+    "hao-date": _hao_date,
+    "semicolon-comma": _semicolon_comma,
+    "vp-and-swap": _vp_and_swap,
+    "attributive": _attributive,
+    "edition": _edition,
+    "continuative": _continuative,
+    "range-span": _range_span,
+    "per-period": _per_period,
+    "suru-koto": _suru_koto,
+    "zh-per-slash": _zh_per_slash,
 }
 
 
@@ -1047,6 +1378,17 @@ CHANGE: dict[str, Mutation] = {
     "man-cheon-wrong": _man_cheon_wrong,
     "half-day-digital-wrong": _half_day_digital_wrong,
     "period-span-wrong": _period_span_wrong,
+    "fraction-wrong": _fractions_wrong,
+    "hao-date-wrong": _hao_date_wrong,
+    "semicolon-comma-wrong": _semicolon_comma_wrong,
+    "vp-and-swap-wrong": _vp_and_swap_wrong,
+    "attributive-wrong": _attributive_wrong,
+    "edition-wrong": _edition_wrong,
+    "continuative-wrong": _continuative_wrong,
+    "range-span-wrong": _range_span_wrong,
+    "per-period-wrong": _per_period_wrong,
+    "suru-koto-wrong": _suru_koto_wrong,
+    "zh-per-slash-wrong": _zh_per_slash_wrong,
 }
 
 

@@ -29,7 +29,16 @@ Only exact equivalences, applied to claim and evidence alike:
   12000; any Japanese verb's sentence-final polite form is its plain form (定めます =
   定める); two Korean "-하고" clauses with their own subjects take the final tense and
   may come in either order; full-width digits, Japanese era years and dotted dates are
-  read in their Western form first (令和9年 = 2027年, see :func:`western_forms`).
+  read in their Western form first (令和9年 = 2027年, see :func:`western_forms`);
+* session 9: a fraction said in words is the percentage when that is exact (十分之一 =
+  10%, 四分之一 = 25%, 4分の1 = 25%; 三分之一 stays as written); a Chinese date's 号
+  is its 日 (7月1号 = 7月1日); "并" between two verb phrases of one clause coordinates
+  them as 和 does for nouns (追回款项并给予处分 = 给予处分并追回款项; not 并不/并非/合并);
+  a Japanese/Korean continuative first clause (開館し、, 500円で、, 시행하며,) is a clause
+  of its own with the final tense (:mod:`cairn.answer.cjk_clauses`); a clock range's own
+  length after it is the range (18時から19時までの1時間 = 18時から19時まで, 12時から13時までの60分);
+  a count per period with or without "every" (毎月1回 = 月に1回 = 月1回, 매월 1회 = 월 1회);
+  することができる = できる; 100元/天 = 每天100元.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from cairn.answer.cjk_clauses import continuative_clauses
 from cairn.answer.normalise import _cjk_value
 
 __all__ = ["canonical_cjk"]
@@ -250,6 +260,8 @@ def western_forms(text: str) -> str:
     their other forms. Called before dates are normalised
     (:func:`cairn.answer.tokens.account_tokens`)."""
     text = _FULL_POINT_RE.sub(".", text.translate(_FULL_WIDTH))
+    if "号" in text:
+        text = _HAO_DATE_RE.sub(r"\1日", text)
     if "年" in text:
         text = _ERA_RE.sub(lambda m: f"{_ERA_BASE[m.group(1)] + (1 if m.group(2) == '元' else int(m.group(2)))}年", text)
     return _DOTTED_DATE_RE.sub(_dotted_date, text) if "." in text else text
@@ -387,6 +399,64 @@ _PERIOD_SPAN_RE = re.compile(r"(?<=[\d一二三四五六七八九十百两])(年
 _KO_PERIOD_SPAN_RE = re.compile(r"(?<=\d)(天|년|개월|주)간(?!격)")  # after 일 is read as 天
 
 
+#: Session 9: a fraction in words (十分之一, 4分の1) is the percentage when it is exact
+#: to two decimals (十分之一 = 10%, 八分之一 = 12.5%); 三分之一 (33.3...%) is left as it is.
+_FRACTION_RE = re.compile(
+    r"(?<![\d.,〇零一二两三四五六七八九十百千])(\d+|[一二两三四五六七八九十百]+)(?:分之|分の)(\d+|[一二两三四五六七八九十]+)"
+    r"(?![\d.,〇零一二两三四五六七八九十百千万时時秒钟鐘日天年月间間])"
+)
+
+
+def _fraction(m: re.Match[str]) -> str:
+    whole, part = (int(g) if g.isdigit() else _cjk_value(g) for g in m.groups())
+    if not whole or part is None or part > whole:
+        return m.group()
+    percent = Fraction(100 * part, whole)
+    if (percent * 100).denominator != 1:
+        return m.group()
+    return f"{float(percent):g}%"
+
+
+#: Session 9: a Chinese date's day said with 号 (2027年7月1号) is the day with 日.
+_HAO_DATE_RE = re.compile(r"(?<=月)(\d{1,2}|[一二三四五六七八九十]{1,3})号")
+
+#: Session 9: "并" joining two verb phrases of one clause (追回款项并给予处分) coordinates
+#: them; not 并不/并非/并没 (emphatic negation), 并且 (a clause's "and also"), 合并/兼并/
+#: 吞并 (merge) or 并列/并行/并存/并重/并入/并购/并发/并用/并称.
+_ZH_VP_AND_RE = re.compile(
+    r"(?<=[\u4e00-\u9fff])(?<![合兼吞归])并(?![不非没未无且列行存重入购发用称排])(?=[\u4e00-\u9fff])"
+)
+
+
+#: Session 9: a clock range followed by its own length (18時から19時までの1時間, 9点至11点，
+#: 共2小时, 09:00~18:00의 9시간) says nothing the range does not: the length is dropped when
+#: it is exactly the range's span (overnight ranges wrap); any other length stays.
+_RANGE_SPAN_RE = re.compile(
+    r"(\d\d):(\d\d)~(\d\d):(\d\d)(?:の|의 ?|的|，共|，计|、計| )\s?(\d+(?:\.\d+)?)\s?(時間|小时|小時|시간|分钟|分間|分|분)(?!\d)"
+)
+
+
+def _range_span(m: re.Match[str]) -> str:
+    h1, m1, h2, m2 = (int(g) for g in m.group(1, 2, 3, 4))
+    minutes = Fraction((h2 * 60 + m2 - h1 * 60 - m1) % (24 * 60))
+    length = Fraction(m.group(5)) * (1 if m.group(6) in ("分钟", "分間", "分", "분") else 60)
+    if length != minutes:
+        return m.group()
+    return f"{m.group(1)}:{m.group(2)}~{m.group(3)}:{m.group(4)}"
+
+
+#: Session 9: a count per calendar period said with or without "every" is one form:
+#: 毎月1回 = 月に1回 = 月1回, 매월 1회 = 월 1회 (the period is kept: 月 is never 年).
+_JA_PER_PERIOD_RE = re.compile(r"(?:毎(月|年|週|日)|(月|年|週|日)に)(?=\s?[\d一二三四五六七八九十]+\s?(?:回|度))")
+_KO_PER_PERIOD_RE = re.compile(r"(?<![가-힣])매(월|년|주|일)(?=\s?\d+\s?(?:회|번))")
+#: Session 9: "…することができる" is "…できる" (a Sino-Japanese verb's potential), also
+#: with "は" (することはできない = できない).
+_JA_SURU_KOTO_RE = re.compile(r"(?<=[\u4e00-\u9fff\u30a0-\u30ff])すること[がは](?=でき)")
+#: Session 9: a Chinese amount per period written with a slash is the amount "每" period:
+#: 100元/天 = 每天100元, 350元/晚 = 每晚350元.
+_ZH_PER_SLASH_RE = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)(元|块)\s?/\s?(天|日|晚|月|年|人|次|小时)")
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
@@ -395,20 +465,30 @@ def canonical_cjk(text: str) -> str:
     text = _HALF_DAY_RE.sub(_clock, text)
     text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
     text = _CLOCK_RANGE_RE.sub(_clock_range, text)
+    if "~" in text:
+        text = _RANGE_SPAN_RE.sub(_range_span, text)
+    if "分之" in text or "分の" in text:
+        text = _FRACTION_RE.sub(_fraction, text)
     text = _PERIOD_SPAN_RE.sub(r"\1", _percentages(text))
     if ("和" in text or "以及" in text) and not _KANA.search(text) and not _HANGUL.search(text):
         text = _ZH_AND_RE.sub("、", text)
+    if "并" in text and not _KANA.search(text) and not _HANGUL.search(text):
+        text = _ZH_VP_AND_RE.sub("、", text)
+    if "/" in text and not _KANA.search(text) and not _HANGUL.search(text):
+        text = _ZH_PER_SLASH_RE.sub(lambda m: f"每{'天' if m.group(3) == '日' else m.group(3)}{m.group(1)}{m.group(2)}", text)
     if _KANA.search(text):
+        text = _JA_SURU_KOTO_RE.sub("", _JA_PER_PERIOD_RE.sub(lambda m: m.group(1) or m.group(2), text))
         endings = dict(_JA_ENDINGS)
         text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))
+        text = continuative_clauses(text)  # session 9: 開館し、… = 開館する，…
     if _HANGUL.search(text):
         text = _KO_DAYS_RE.sub(r"\1天", _KO_METRIC_RE.sub(lambda m: _KO_METRIC[m.group(1)], text))
         text = _KO_PERIOD_SPAN_RE.sub(r"\1", text.replace("天이 ", "天는 ").replace("天가 ", "天는 "))
         text = _KO_WEEKS_RE.sub(r"\1주", text)
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
-        text = _KO_COUNT_RE.sub(r"\1번", text)
-        text = _ko_clauses(_POLITE_RE.sub(_plain_ending, text))
+        text = _KO_PER_PERIOD_RE.sub(r"\1 ", _KO_COUNT_RE.sub(r"\1번", text))
+        text = continuative_clauses(_ko_clauses(_POLITE_RE.sub(_plain_ending, text)))
         text = _PARTICLE_RE.sub(_particle, text)
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
     else:

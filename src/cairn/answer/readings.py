@@ -7,12 +7,16 @@ amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`), and 
 semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a pronoun
 of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`), and
 a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`),
-and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`).
+and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`),
+and a Chinese attributive "的" the evidence leaves out or an edition named by a copula
+clause of its own or a Japanese first clause "…し、" as a sentence of its own
+(:mod:`cairn.answer.cjk_readings`).
 A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
 from __future__ import annotations
 
+from cairn.answer.cjk_readings import attributive_reading, continuative_reading, edition_reading
 from cairn.answer.clause_order import swapped_clauses
 from cairn.answer.fronted import fronted_reading
 from cairn.answer.pronouns import parallel_reading
@@ -40,4 +44,13 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     fronted = None if table else fronted_reading(claim_text, evidence_text)
     if fronted is not None:
         out.append([fronted])
+    attributive = attributive_reading(claim_text, evidence_text)  # 公司的全体 = 公司全体
+    if attributive is not None:
+        out.append([attributive])
+    edition = edition_reading(claim_text, evidence_text)  # 本办法为第3版，自… = 本办法第3版自…
+    if edition is not None:
+        out.append([edition])
+    continuative = continuative_reading(claim_text, evidence_text)  # 取り消し、… = 取り消す。…
+    if continuative is not None:
+        out.append([continuative])
     return out

@@ -81,7 +81,9 @@ def straddles_semicolon(
     for t in claim_all:
         i = index.get(id(t))
         if i is None:
-            comma = comma or (t.kind == "p" and t.key in ",、，")
+            # Session 9: a CJK claim's "，" ends a clause (its list comma is "、"), so
+            # "A，B" from "A；B" joins two clauses, not two items of one list.
+            comma = comma or (t.kind == "p" and t.key in ",、")
             continue
         if _is_conj(t):
             if last is not None and i + 1 < len(claim):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cairn.answer.cjk_table import cjk_cell_read, cjk_named_columns
 from cairn.answer.table_polarity import negative_cell_read
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
@@ -193,12 +194,13 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
         return f"the row is about {label.strip()!r}"
     # Session 8: a CJK claim that names columns reads its values from those columns only
     # ("완속 충전기의 출력은 지하 1층이다" names 출력: "지하 1층" is the 위치 cell).
-    named = [
-        k for k in range(1, len(heads)) if heads[k].strip() and _names_row(heads[k], claim)
-    ] if any(t.kind == "c" for t in claim) else []
+    # Session 9: by clause ("りす組は1歳児のクラスで、定員は12名です": 1歳児 is read in a
+    # clause that names no column, 12名 in the one that names 定員).
+    named_in = cjk_named_columns(heads, claim) if any(t.kind == "c" for t in claim) else {}
     for i, t in enumerate(words):
         if t.kind != "n":
             continue
+        named = named_in.get(id(t), [])
         near = [words[j] for j in (i - 1, i + 1) if 0 <= j < len(words)]
         ok = False
         for at, cell in enumerate(cells):
@@ -207,8 +209,10 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
             if _other_column(heads, cells, at, t, claim):
                 continue  # "512 GB of RAM" read from the Storage cell
             rest = [e for e in cell if e.kind != "p" and not _same(t, e)]
-            if all(any(_same(c, e) for c in words) for e in rest) or any(
-                _same(c, e) for c in near for e in rest
+            if all(any(_same(c, e) for c in words) for e in rest) or (
+                cjk_cell_read(cell, t, claim)
+                if any(e.kind == "c" for e in cell)
+                else any(_same(c, e) for c in near for e in rest)
             ):
                 ok = True
                 break
