@@ -7,13 +7,15 @@ amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`), and 
 semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a pronoun
 of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`), and
 a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`),
-and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`).
+and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`),
+and two coordinated phrases in the evidence's order (:mod:`cairn.answer.conjuncts`).
 A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
 from __future__ import annotations
 
 from cairn.answer.clause_order import swapped_clauses
+from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
 from cairn.answer.pronouns import parallel_reading
 from cairn.answer.restrictors import restrictor_readings
@@ -40,4 +42,5 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     fronted = None if table else fronted_reading(claim_text, evidence_text)
     if fronted is not None:
         out.append([fronted])
+    out += [] if table else [[(claim, evidence_text)] for claim in swapped_conjuncts(claim_text, evidence_text)]
     return out
