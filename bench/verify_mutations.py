@@ -333,6 +333,15 @@ def _converted(m: re.Match[str], prefer_up: bool) -> str | None:
 _COMPOUND = re.compile(r"\b(\d+) (hours?|minutes?) (?:and )?(\d+) (minutes?|seconds?)\b")
 
 
+#: The second end of a range ("3 to 12 weeks"): its unit is said for both ends, so converting
+#: it alone changes the first end (session 9; see c_range_unit_one_end).
+_RANGE_SECOND = re.compile(r"(?:\d|\b[a-z]+)\s*(?:to|-|–|and)\s*$")
+
+
+def _range_second(s: str, start: int) -> bool:
+    return _RANGE_SECOND.search(s[:start]) is not None and re.search(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b", s[max(0, start - 25):start]) is not None
+
+
 def m_unit(s: str) -> str | None:
     c = _COMPOUND.search(s)
     if c:  # "1 hour 15 minutes" -> "75 minutes"
@@ -341,7 +350,7 @@ def m_unit(s: str) -> str | None:
         return s[: c.start()] + f"{total} {c.group(4).rstrip('s')}s" + s[c.end():]
     for m in _QTY.finditer(s):
         follow = s[m.end(): m.end() + 12]
-        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow):
+        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow) or _range_second(s, m.start()):
             continue  # part of a compound ("3 minutes 40 seconds") or a unit of its own ("GB-month")
         new = _converted(m, prefer_up=True) or _converted(m, prefer_up=False)
         if new:
@@ -734,7 +743,7 @@ _YEARS = re.compile(r"\b(\d{1,2}) (years?)\b")
 def m_months(s: str) -> str | None:
     """"5 years" -> "60 months"."""
     m = _YEARS.search(s)
-    if not m or re.search(r"(?:aged?|old|over|under)\s*$", s[: m.start()]) or re.match(r"\s*(?:old|of age)\b", s[m.end():]):
+    if not m or _range_second(s, m.start()) or re.search(r"(?:aged?|old|over|under)\s*$", s[: m.start()]) or re.match(r"\s*(?:old|of age)\b", s[m.end():]):
         return None
     return s[: m.start()] + f"{int(m.group(1)) * 12} months" + s[m.end():]
 
@@ -816,7 +825,7 @@ def m_unit_down(s: str) -> str | None:
     """Another exact conversion, into the smaller unit ("4.5 metres" -> "450 cm" style)."""
     for m in _QTY.finditer(s):
         follow = s[m.end(): m.end() + 12]
-        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow):
+        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow) or _range_second(s, m.start()):
             continue
         up = _converted(m, prefer_up=True)
         down = _converted(m, prefer_up=False)

@@ -209,6 +209,14 @@ def test_another_period_is_not_supported(claim: str, evidence: str) -> None:
             "The setting takes between 1 and 2 hours.",
             "The setting takes between 60 and 120 minutes.",
         ),
+        # A compound number word is one number, no range.
+        ("The line is open twenty-four hours a day.", "The line is open 24 hours a day."),
+        # An end in words is the same end.
+        ("Children aged six to 12 years take 5 mg.", "Children aged 6 to 12 years take 5 mg."),
+        (
+            "The test is read 2 to 4 days after it.",
+            "The test is read forty-eight to 96 hours after it.",
+        ),
     ],
 )
 def test_a_range_with_its_unit_said_once_is_supported(claim: str, evidence: str) -> None:
@@ -221,6 +229,9 @@ def test_a_range_with_its_unit_said_once_is_supported(claim: str, evidence: str)
         ("A pilot grant runs for 1 to 2 years.", "A pilot grant runs for 12 to 18 months."),
         ("A pilot grant runs for 12 to 1.5 years.", "A pilot grant runs for 12 to 18 months."),
         ("The daily dose is 0.5 to 1 mg.", "The daily dose is 500 to 1,000 mg."),
+        ("Children aged seven to 12 years take 5 mg.", "Children aged 6 to 12 years take 5 mg."),
+        ("The line is open twenty-five hours a day.", "The line is open 24 hours a day."),
+        ("The test is read 48 to 4 days after it.", "The test is read 48 to 96 hours after it."),
         # A number of an identifier before "to" is no range end.
         ("A test lift of AHU-1 to 0.3 m is planned.", "A test lift of AHU-1 to 3 m is planned."),
     ],
@@ -273,3 +284,39 @@ def test_each_after_the_auxiliary_is_supported(claim: str, evidence: str) -> Non
 )
 def test_each_after_another_auxiliary_is_not_supported(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- a capital "A" label is no article: "revision A" is not "revision B" with "a" dropped.
+
+_POINTS = (
+    "| Area | Floor | Assembly point |\n|---|---|---|\n"
+    "| Warehouse | ground | A (north car park) |\n| Office block | first | B (front lawn) |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Lift plan LP-07 is revision A, issued on 12 April 2027.",
+            "Lift plan LP-07 is revision B, issued on 12 April 2027.",
+        ),
+        ("Plan A is approved.", "Plan B is approved."),
+        ("Revision A is superseded.", "Revision B is superseded."),
+        ("The assembly point for the office block is A, in the north car park.", _POINTS),
+    ],
+)
+def test_a_label_a_is_not_an_article(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Plan A is approved.", "Plan A is approved."),
+        ("A plan is approved.", "The plan is approved."),
+        ("The assembly point for the warehouse is A, in the north car park.", _POINTS),
+    ],
+)
+def test_a_label_a_or_the_article_is_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"

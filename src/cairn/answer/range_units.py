@@ -17,9 +17,14 @@ from cairn.answer.normalise import _UNIT_TABLE
 
 __all__ = ["range_units"]
 
-_NUM = r"\d+(?:[.,]\d+)*"
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_UNITS_WORDS = "one|two|three|four|five|six|seven|eight|nine"
+_TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+#: A number in digits or in words ("six", "forty-eight"), as the tokens read them.
+_NUM = rf"(?:\d+(?:[.,]\d+)*|(?:{_TENS})(?:-(?:{_UNITS_WORDS}))?|{_TEENS}|{_UNITS_WORDS}|zero)"
 _RANGE_RE = re.compile(
-    rf"(?<![\w.,/:-])(?P<a>{_NUM})(?P<mid>\s*(?:to|-|–|and)\s*)(?P<b>{_NUM})(?P<gap>\s*)(?P<unit>[A-Za-zµ]+)\b"
+    rf"(?<![\w.,/:-])(?P<a>{_NUM})(?!\w)(?P<mid>\s*(?:to|-|–|and)\s*)(?P<b>{_NUM})(?P<gap>\s*)(?P<unit>[A-Za-zµ]+)\b",
+    re.IGNORECASE,
 )
 _ADVERBS = {
     "annually": "every year",
@@ -38,8 +43,10 @@ _ADVERB_RE = re.compile(
 
 def _repeat(m: re.Match[str]) -> str:
     unit = m.group("unit")
-    if unit.lower() not in _UNIT_TABLE:
-        return m.group(0)
+    dashed = m.group("mid").strip() in ("-", "–")
+    digits = m.group("a")[:1].isdigit() and m.group("b")[:1].isdigit()
+    if unit.lower() not in _UNIT_TABLE or (dashed and not digits):
+        return m.group(0)  # "twenty-four hours" is one number
     return f"{m.group('a')} {unit}{m.group('mid')}{m.group('b')}{m.group('gap')}{unit}"
 
 

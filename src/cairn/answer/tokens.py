@@ -470,16 +470,20 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
 
 
 def _label_letters(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
-    """"revision A", "Plan A": a capital "A" after a word or number is a label value, not
-    the article (session 9: "revision A" must not read as "revision" with "a" dropped)."""
-    if not any(t.text == "A" for t in toks[1:]):
+    """"revision A", "point A (north car park)", "Plan A is": a capital "A" before no word,
+    or between a word and a verb, is a label value, not the article (session 9: "revision A"
+    must not read as "revision" with "a" dropped)."""
+    if not any(t.text == "A" for t in toks):
         return toks
-    return tuple(
-        AccountToken("id:a", t.text, "w", "id:a")
-        if t.text == "A" and i and toks[i - 1].kind in ("w", "n")
-        else t
-        for i, t in enumerate(toks)
-    )
+    out = list(toks)
+    for i, t in enumerate(toks):
+        after = toks[i + 1] if i + 1 < len(toks) else None
+        verb = after is not None and (after.key in _FINITE or after.key.startswith("be:"))
+        if t.text == "A" and (
+            after is None or after.kind != "w" or (verb and i and toks[i - 1].kind in ("w", "n"))
+        ):
+            out[i] = AccountToken("id:a", t.text, "w", "id:a")
+    return tuple(out)
 
 
 def _every_unit(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
