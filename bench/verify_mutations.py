@@ -58,7 +58,7 @@ import tarfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -333,6 +333,15 @@ def _converted(m: re.Match[str], prefer_up: bool) -> str | None:
 _COMPOUND = re.compile(r"\b(\d+) (hours?|minutes?) (?:and )?(\d+) (minutes?|seconds?)\b")
 
 
+#: The second end of a range ("3 to 12 weeks"): its unit is said for both ends, so converting
+#: it alone changes the first end (session 9; see c_range_unit_one_end).
+_RANGE_SECOND = re.compile(r"(?:\d|\b[a-z]+)\s*(?:to|-|–|and)\s*$")
+
+
+def _range_second(s: str, start: int) -> bool:
+    return _RANGE_SECOND.search(s[:start]) is not None and re.search(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b", s[max(0, start - 25):start]) is not None
+
+
 def m_unit(s: str) -> str | None:
     c = _COMPOUND.search(s)
     if c:  # "1 hour 15 minutes" -> "75 minutes"
@@ -341,7 +350,7 @@ def m_unit(s: str) -> str | None:
         return s[: c.start()] + f"{total} {c.group(4).rstrip('s')}s" + s[c.end():]
     for m in _QTY.finditer(s):
         follow = s[m.end(): m.end() + 12]
-        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow):
+        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow) or _range_second(s, m.start()):
             continue  # part of a compound ("3 minutes 40 seconds") or a unit of its own ("GB-month")
         new = _converted(m, prefer_up=True) or _converted(m, prefer_up=False)
         if new:
@@ -734,7 +743,7 @@ _YEARS = re.compile(r"\b(\d{1,2}) (years?)\b")
 def m_months(s: str) -> str | None:
     """"5 years" -> "60 months"."""
     m = _YEARS.search(s)
-    if not m or re.search(r"(?:aged?|old|over|under)\s*$", s[: m.start()]) or re.match(r"\s*(?:old|of age)\b", s[m.end():]):
+    if not m or _range_second(s, m.start()) or re.search(r"(?:aged?|old|over|under)\s*$", s[: m.start()]) or re.match(r"\s*(?:old|of age)\b", s[m.end():]):
         return None
     return s[: m.start()] + f"{int(m.group(1)) * 12} months" + s[m.end():]
 
@@ -816,7 +825,7 @@ def m_unit_down(s: str) -> str | None:
     """Another exact conversion, into the smaller unit ("4.5 metres" -> "450 cm" style)."""
     for m in _QTY.finditer(s):
         follow = s[m.end(): m.end() + 12]
-        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow):
+        if re.match(r"\s*(?:and )?\d", follow) or re.match(r"[-/]\w", follow) or _range_second(s, m.start()):
             continue
         up = _converted(m, prefer_up=True)
         down = _converted(m, prefer_up=False)
@@ -1061,6 +1070,32 @@ def m_each_floating(s: str) -> str | None:
     head = f"{mods}{_plural_noun(noun)} each {_agree_plural(verb)}"
     return head[0].upper() + head[1:] + rest
 
+
+_AUX_OTHER = {"must": "may", "may": "must", "should": "may", "can": "must", "will": "may", "are": "were"}
+
+
+def _each_after_auxiliary(s: str, changed: bool) -> str | None:
+    found = _universal(s)
+    if found is None or found[0] not in ("Each", "Every") or not (found[3] in _MODALS or found[3] == "is"):
+        return None
+    _q, mods, noun, verb, rest = found
+    aux = _agree_plural(verb) if verb != "is" else "are"
+    if changed:
+        if aux not in _AUX_OTHER:
+            return None
+        aux = _AUX_OTHER[aux]
+    head = f"{mods}{_plural_noun(noun)} {aux} each"
+    return head[0].upper() + head[1:] + rest
+
+
+def m_each_after_auxiliary(s: str) -> str | None:
+    """"Each proposal is reviewed by ..." → "Proposals are each reviewed by ..."."""
+    return _each_after_auxiliary(s, changed=False)
+
+
+def c_each_after_auxiliary(s: str) -> str | None:
+    """"Each proposal must be reviewed ..." → "Proposals may each be reviewed ..."."""
+    return _each_after_auxiliary(s, changed=True)
 
 def c_universal_some(s: str) -> str | None:
     """"Every line must support 5G" → "Some lines must support 5G"."""
@@ -1319,6 +1354,178 @@ def c_fronted_swapped_preposition(s: str) -> str | None:
     return f"{rest[0].upper()}{rest[1:]} {_PREP_SWAP[prep]}{pp[len(prep):]}{end}"
 
 
+# --- session 9: conjunct phrases, periods, range units, identifiers -------------------------
+
+_PP_HEADS = r"(?:next to|close to|in front of|at|in|on|near|inside|outside|behind|under|above|beside|by|from|through|with|for|via)"
+_PARTICIPLE_PAIR = re.compile(
+    r"^(?P<pre>.+?\b(?:is|are|was|were|be|been)\s+)(?P<xh>\w+(?:ed|en))\s(?P<xt>[^,;]+?),? and "
+    r"(?P<yh>\w+(?:ed|en))\s(?P<yt>[^,;]+?)(?P<end>[.]?)$"
+)
+_PP_PAIR = re.compile(
+    rf"^(?P<pre>.+?\s)(?P<xh>{_PP_HEADS})\s(?P<xt>[^,;]+?),? and (?P<yh>{_PP_HEADS})\s(?P<yt>[^,;]+?)(?P<end>[.]?)$"
+)
+_ORDER_WORDS = re.compile(r"\b(?:then|after|before|first|finally|later|respectively|and|or|it|they|them)\b", re.I)
+
+
+def _conjunct_pair(s: str) -> dict[str, str] | None:
+    for pattern in (_PARTICIPLE_PAIR, _PP_PAIR):
+        m = pattern.match(s)
+        if (
+            m is not None
+            and not _ORDER_WORDS.search(f"{m.group('xt')} {m.group('yt')}")
+            and m.group("xt") != m.group("yt")
+            and m.group("xh") != m.group("yh")
+        ):
+            return m.groupdict()
+    return None
+
+
+def m_conjunct_phrases(s: str) -> str | None:
+    """"... was drafted by A and approved by B." → "... was approved by B and drafted by A."."""
+    g = _conjunct_pair(s)
+    if g is None:
+        return None
+    return f"{g['pre']}{g['yh']} {g['yt']} and {g['xh']} {g['xt']}{g['end']}"
+
+
+def c_conjunct_phrases_crossed(s: str) -> str | None:
+    """"... was drafted by A and approved by B." → "... was drafted by B and approved by A."."""
+    g = _conjunct_pair(s)
+    if g is None:
+        return None
+    return f"{g['pre']}{g['xh']} {g['yt']} and {g['yh']} {g['xt']}{g['end']}"
+
+
+def c_conjunct_phrases_then(s: str) -> str | None:
+    """"... was drafted by A and approved by B." → "... was approved by B and then drafted by A."."""
+    g = _conjunct_pair(s)
+    if g is None:
+        return None
+    return f"{g['pre']}{g['yh']} {g['yt']} and then {g['xh']} {g['xt']}{g['end']}"
+
+
+_PERIOD_SAME = [
+    (re.compile(r"\bevery 12 months\b"), "every year"),
+    (re.compile(r"\bevery year\b"), "every 12 months"),
+    (re.compile(r"\bannually(?=[.,;]|$)"), "every 12 months"),
+    (re.compile(r"\bmonthly(?=[.,;]|$)"), "every month"),
+    (re.compile(r"\bweekly(?=[.,;]|$)"), "every 7 days"),
+    (re.compile(r"\bdaily(?=[.,;]|$)"), "every 24 hours"),
+]
+_PERIOD_OTHER = [
+    (re.compile(r"\bevery 12 months\b"), "every month"),
+    (re.compile(r"\bevery year\b"), "every month"),
+    (re.compile(r"\bannually(?=[.,;]|$)"), "every month"),
+    (re.compile(r"\bmonthly(?=[.,;]|$)"), "every year"),
+    (re.compile(r"\bweekly(?=[.,;]|$)"), "every day"),
+    (re.compile(r"\bdaily(?=[.,;]|$)"), "every week"),
+]
+
+
+def _period(s: str, table: list[tuple[re.Pattern[str], str]]) -> str | None:
+    for pattern, new in table:
+        m = pattern.search(s)
+        if m is not None and not re.search(r"\b(?:once|twice|times)\s*$", s[: m.start()]):
+            return s[: m.start()] + new + s[m.end():]
+    return None
+
+
+def m_every_period(s: str) -> str | None:
+    """"every 12 months" → "every year"; "annually" → "every 12 months"."""
+    return _period(s, _PERIOD_SAME)
+
+
+def c_every_period(s: str) -> str | None:
+    """"every 12 months" → "every month"; "annually" → "every month"."""
+    return _period(s, _PERIOD_OTHER)
+
+
+_RANGE_QTY = re.compile(
+    r"(?<![\w.,:/-])(?P<a>\d+(?:\.\d+)?) ?(?P<mid>to|-|–) ?(?P<b>\d+(?:\.\d+)?) (?P<u>months|minutes|seconds|hours|mm|cm|m|mg|g|ml)\b"
+)
+_RANGE_TARGET = {"months": ("years", Fraction(12)), "minutes": ("hours", Fraction(60)),
+                 "seconds": ("minutes", Fraction(60)), "hours": ("minutes", Fraction(1, 60)),
+                 "mm": ("cm", Fraction(10)), "cm": ("mm", Fraction(1, 10)), "m": ("cm", Fraction(1, 100)),
+                 "mg": ("g", Fraction(1000)), "g": ("mg", Fraction(1, 1000)), "ml": ("l", Fraction(1000))}
+
+
+def _range_ends(s: str) -> tuple[re.Match[str], str, str, str] | None:
+    m = _RANGE_QTY.search(s)
+    if m is None:
+        return None
+    target, factor = _RANGE_TARGET[m.group("u")]
+    a, b = (_fmt(Fraction(m.group(k)) / factor) for k in ("a", "b"))
+    if a is None or b is None or Fraction(m.group("a")) >= Fraction(m.group("b")):
+        return None
+    return m, a, b, target
+
+
+def m_range_unit(s: str) -> str | None:
+    """"12 to 18 months" → "1 to 1.5 years" (the unit said once, both ends converted)."""
+    found = _range_ends(s)
+    if found is None:
+        return None
+    m, a, b, target = found
+    return s[: m.start()] + f"{a} {m.group('mid')} {b} {target}" + s[m.end():]
+
+
+def c_range_unit_one_end(s: str) -> str | None:
+    """"12 to 18 months" → "12 to 1.5 years" (only the second end converted)."""
+    found = _range_ends(s)
+    if found is None or found[1] == found[0].group("a"):
+        return None
+    m, _a, b, target = found
+    return s[: m.start()] + f"{m.group('a')} {m.group('mid')} {b} {target}" + s[m.end():]
+
+
+_LABELLED = re.compile(
+    r"\b(?P<label>revision|zone|grade|class|phase|level|block|type|category|stage|annex|building|room|gate"
+    r"|platform|wing|bay|lot|version|option|site|tier|lane|area|ward|floor|line|group|step|schedule|form)"
+    r" (?P<value>(?-i:[A-Z]|[b-z])|\d{1,2}|(?-i:[A-Z])\d)(?![\w/-])(?![.,:]\w)",
+    re.I,
+)
+
+
+def _other_value(value: str) -> str:
+    if value.isdigit():
+        return str(int(value) + 1)
+    head = value[0]
+    return ("A" if head == "Z" else chr(ord(head) + 1)) + value[1:]
+
+
+def c_identifier_in_heading(s: str) -> tuple[str, str] | None:
+    """"... is revision B ..." → "... is revision C ..." under a heading that says "Wing C"."""
+    m = _LABELLED.search(s)
+    if m is None:
+        return None
+    new = _other_value(m.group("value"))
+    other = "Block" if m.group("label").lower() == "wing" else "Wing"
+    return s[: m.start("value")] + new + s[m.end("value"):], f"# Site notes, {other} {new}"
+
+
+def c_identifier_other_sentence(s: str) -> tuple[str, str] | None:
+    """"... is revision B ..." → "... is revision C ..." with "Wing C" in another sentence."""
+    found = c_identifier_in_heading(s)
+    if found is None:
+        return None
+    return found[0], "+" + found[1].split(", ", 1)[1] + " is closed."
+
+
+def c_identifier_to_a(s: str) -> str | None:
+    """"... is revision B ..." → "... is revision A ..." (the label is no article)."""
+    m = _LABELLED.search(s)
+    if m is None or not m.group("value").isalpha() or m.group("value").upper() == "A":
+        return None
+    return s[: m.start("value")] + "A" + s[m.end("value"):]
+
+
+#: Changing mutations whose evidence gains a line: (claim, heading) or (claim, "+sentence").
+WITH_CONTEXT: dict[str, Callable[[str], tuple[str, str] | None]] = {
+    "identifier-from-heading": c_identifier_in_heading,
+    "identifier-from-other-sentence": c_identifier_other_sentence,
+}
+
+
 PRESERVING: dict[str, Callable[[str], str | None]] = {
     "verbatim": m_verbatim,
     "reorder": m_reorder,
@@ -1359,6 +1566,10 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "parallel-conjuncts-reordered": m_parallel_conjuncts,
     "restrictor-as-condition": m_restrictor_condition,
     "fronted-phrase-to-end": m_fronted_to_end,
+    "conjunct-phrases-reordered": m_conjunct_phrases,
+    "every-period": m_every_period,
+    "range-unit-said-once": m_range_unit,
+    "each-after-auxiliary": m_each_after_auxiliary,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -1385,6 +1596,12 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "restrictor-as-unless": c_restrictor_unless,
     "restrictor-negated": c_restrictor_negated,
     "fronted-preposition-swapped": c_fronted_swapped_preposition,
+    "conjunct-phrases-crossed": c_conjunct_phrases_crossed,
+    "conjunct-phrases-then": c_conjunct_phrases_then,
+    "every-period-changed": c_every_period,
+    "range-unit-one-end": c_range_unit_one_end,
+    "each-after-auxiliary-changed": c_each_after_auxiliary,
+    "identifier-to-A": c_identifier_to_a,
 }
 
 
@@ -1413,6 +1630,15 @@ def variants(sentences: list[Sentence]) -> list[Variant]:
                 if not preserving and stripped.lower().rstrip(".") in sent.evidence.lower():
                     continue
                 out.append(Variant(name, preserving, sent, claim))
+        if sent.source in ("notes-cjk", "notes-table"):
+            continue
+        for name, mutate_with in WITH_CONTEXT.items():
+            found = mutate_with(sent.text)
+            if found is None:
+                continue
+            claim, extra = found
+            evidence = f"{sent.evidence} {extra[1:]}" if extra.startswith("+") else f"{extra}\n\n{sent.evidence}"
+            out.append(Variant(name, False, replace(sent, evidence=evidence), claim))
     return out
 
 

@@ -49,6 +49,7 @@ from cairn.answer.coordination import clause_readings, subject_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.dimensions import size_by
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
+from cairn.answer.identifiers import heading_may_name
 from cairn.answer.idioms import effective_from
 from cairn.answer.name_order import label_values, name_order, range_ends
 from cairn.answer.range_order import from_first
@@ -453,7 +454,7 @@ def _account(
         }
     for i, t in enumerate(claim):  # fast path: most units lack some word of the claim
         if not _present(t, evidence_text) and not (
-            (heading and _present(t, heading))
+            (heading and _present(t, heading) and heading_may_name(claim, i, evidence_text, _present))
             or i in measured
             or (t.kind == "w" and (t.key in _TABLE_GLUE or t.key in _CODE_GLUE))
             or (table and _table_glue(t))
@@ -469,13 +470,14 @@ def _account(
     if heading:
         named = [
             t
-            for t in claim
+            for i, t in enumerate(claim)
             if t.kind == "w"
             and t.key not in _QUALIFIERS
             and not _is_relation(t)
             and not t.key.startswith(("be:", "have"))
             and not _present(t, evidence_text)
             and _present(t, heading)
+            and heading_may_name(claim, i, evidence_text, _present)
         ]
         if named:
             claim = [t for t in claim if t not in named]

@@ -8,6 +8,7 @@ semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a p
 of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`), and
 a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`),
 and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`),
+two coordinated phrases in the evidence's order (:mod:`cairn.answer.conjuncts`),
 and a Chinese attributive "的" the evidence leaves out or an edition named by a copula
 clause of its own or a Japanese first clause "…し、" as a sentence of its own
 (:mod:`cairn.answer.cjk_readings`).
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from cairn.answer.cjk_readings import attributive_reading, continuative_reading, edition_reading
 from cairn.answer.clause_order import swapped_clauses
+from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
 from cairn.answer.pronouns import parallel_reading
 from cairn.answer.restrictors import restrictor_readings
@@ -53,4 +55,5 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     continuative = continuative_reading(claim_text, evidence_text)  # 取り消し、… = 取り消す。…
     if continuative is not None:
         out.append([continuative])
+    out += [] if table else [[(claim, evidence_text)] for claim in swapped_conjuncts(claim_text, evidence_text)]
     return out

@@ -22,6 +22,7 @@ from cairn.answer.normalise import (
     normalise_dates,
     quantity_key,
 )
+from cairn.answer.range_units import range_units
 from cairn.answer.rates import with_rates
 from cairn.answer.spoken import spoken_quantities
 from cairn.answer.subunits import pounds_for_pence
@@ -459,24 +460,41 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
     text = normalise_dates(western_forms(text) if has_cjk(text) else text)
     out: list[AccountToken] = []
     if not has_cjk(text):
-        text = pounds_for_pence(spoken_quantities(expand_contractions(text)))
+        text = pounds_for_pence(range_units(spoken_quantities(expand_contractions(text))))
     if has_cjk(text):
         _cjk_tokens(text, out)
     else:
         _latin_tokens(text, out)
-        return _every_unit(with_rates(tuple(_one_period(out)), AccountToken))
+        return _label_letters(_every_unit(with_rates(tuple(_one_period(out)), AccountToken)))
+    return tuple(out)
+
+
+def _label_letters(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
+    """"revision A", "point A (north car park)", "Plan A is": a capital "A" before no word,
+    or between a word and a verb, is a label value, not the article (session 9: "revision A"
+    must not read as "revision" with "a" dropped)."""
+    if not any(t.text == "A" for t in toks):
+        return toks
+    out = list(toks)
+    for i, t in enumerate(toks):
+        after = toks[i + 1] if i + 1 < len(toks) else None
+        verb = after is not None and (after.key in _FINITE or after.key.startswith("be:"))
+        if t.text == "A" and (
+            after is None or after.kind != "w" or (verb and i and toks[i - 1].kind in ("w", "n"))
+        ):
+            out[i] = AccountToken("id:a", t.text, "w", "id:a")
     return tuple(out)
 
 
 def _every_unit(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
-    """"every hour" is "every 60 minutes": a bare time unit after "every" or "each" (not
+    """"every hour" is "every 60 minutes", "every year" "every 12 months": a bare time unit after "every" or "each" (not
     a rate, which :func:`with_rates` has keyed already) is one of that unit."""
     res = list(toks)
     for i in range(1, len(res)):
         t, lead = res[i], res[i - 1]
         if t.kind == "w" and lead.kind == "w" and lead.key in ("every", "each"):
             spec = _UNIT_TABLE.get(t.key)
-            if spec is not None and spec[0] == "time":
+            if spec is not None and spec[0] in ("time", "months"):
                 res[i] = AccountToken(quantity_key(spec[0], spec[1]), t.text, "n")
     return tuple(res)
 

@@ -37,7 +37,11 @@ _LEAD_RE = re.compile(
 )
 #: "Field engineers each use": a plural noun, "each", then a word (the verb), not a
 #: number ("cost €5 each", "one each") nor a preposition ("each of").
-_FLOATING_EACH_RE = re.compile(r"\b([A-Za-z][\w-]*[^s\W]s)\s+each\s+(?!of\b|other\b)(?=[a-z]{2,}\b)")
+#: "Proposals are each reviewed": after the auxiliary too (session 9).
+_FLOATING_EACH_RE = re.compile(
+    r"\b([A-Za-z][\w-]*[^s\W]s)(\s+(?:are|were|must|should|may|can|will|shall))?\s+each\s+"
+    r"(?!of\b|other\b)(?=[a-z]{2,}\b)"
+)
 _DETERMINED_RE = re.compile(r"\s*(?:a|an|the|this|that|one|its|their|our)\b", re.IGNORECASE)
 _GENERIC_OR_RE = re.compile(r"^(\s*(?:a|an)\s+[a-z][\w-]*)\s+or\s+(?=[a-z])", re.IGNORECASE)
 
@@ -45,7 +49,7 @@ _GENERIC_OR_RE = re.compile(r"^(\s*(?:a|an)\s+[a-z][\w-]*)\s+or\s+(?=[a-z])", re
 def _without_universal(text: str) -> str:
     """``text`` without the universal quantifiers of its sentences' subjects."""
     text = _LEAD_RE.sub(lambda m: m.group(1), text)
-    return _FLOATING_EACH_RE.sub(r"\1 ", text)
+    return _FLOATING_EACH_RE.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} ", text)
 
 
 def universal_readings(claim_text: str, evidence_text: str) -> list[tuple[str, str]]:
