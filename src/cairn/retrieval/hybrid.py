@@ -135,7 +135,7 @@ class HybridSettings:
                             if self.weights.get(k) != v)
         fast = ",".join(f"{k}={v:g}" for k, v in self.fast_weights.items())
         fast_prf = f",prf={'+'.join(self.fast_feedback)}" if self.fast_feedback else ""
-        if {"text", "text-early"} & set(self.fast_feedback):
+        if {"text", "text-early", "text-pool"} & set(self.fast_feedback):
             fast_prf += f",terms={self.feedback_terms.get('fast', self.feedback_terms['default'])}"
         if self.fast_feedback and self.fast_feedback_weights is not None:
             fast_prf += ",w(" + ",".join(f"{k}={v:g}" for k, v in self.fast_feedback_weights.items()) + ")"
