@@ -111,14 +111,18 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     **{f"fast-{encoder}-{name}": ("fast", {"fast_encoder": encoder, "fast_feedback": halves,
                                            "fast_feedback_weights": None, "feedback_terms": {
                                                "default": 6, "thorough": 10, "fast": terms}})
-       for encoder in ("int8", "exact")
+       for encoder in ("int8", "exact", "int8-mid")
        for name, halves, terms in (("none", (), 4), ("t", ("text",), 4), ("v", ("vector",), 4),
                                    ("p", ("pool",), 4), ("tv", ("text", "vector"), 4),
                                    ("t6v", ("text", "vector"), 6), ("tp", ("text", "pool"), 4),
                                    # round 2: the text half from BM25's own top, run while the
                                    # query is embedded (e), alone or with a vector half
                                    ("e", ("text-early",), 4), ("ev", ("text-early", "vector"), 4),
-                                   ("ep", ("text-early", "pool"), 4), ("e6v", ("text-early", "vector"), 6))},
+                                   ("ep", ("text-early", "pool"), 4), ("e6v", ("text-early", "vector"), 6),
+                                   # session 9: the text half re-scoring the candidate pool (r)
+                                   # instead of a second full-index BM25 query
+                                   ("r", ("text-pool",), 4), ("rv", ("text-pool", "vector"), 4),
+                                   ("rp", ("text-pool", "pool"), 4), ("r6v", ("text-pool", "vector"), 6))},
 }
 
 
@@ -140,12 +144,12 @@ class RememberingEmbedder:
             self.memo[key] = self.inner.embed(texts, kind=kind)
         return self.memo[key]
 
-    def embed_query_fast(self, text: str) -> tuple[Any, str]:
+    def embed_query_fast(self, text: str, encoder: str = "int8") -> tuple[Any, str]:
         if self.exact_only:
             return self.embed([text], kind="query")[0], "exact"
-        key = ("int8", text)
+        key = (encoder, text)
         if key not in self.memo:
-            self.memo[key] = self.inner.embed_query_fast(text)
+            self.memo[key] = self.inner.embed_query_fast(text, encoder)
         return self.memo[key]  # type: ignore[no-any-return]
 
 
@@ -332,6 +336,8 @@ def latency(replays: Sequence[Replay], names: Sequence[str], count: int) -> list
     samples: dict[str, list[float]] = {name: [] for name in ["search", *names]}
     for replay in replays:
         items = list(replay.collection.queries.items())[:count]
+        for name in names:  # models loaded (and derived) before timing
+            query_time(replay, items[0][1], [replay.collection.query_part[items[0][0]]], name)
         for qid, text in items:
             part = [replay.collection.query_part[qid]]
             started = time.perf_counter()
@@ -368,9 +374,9 @@ def stage_costs(replays: Sequence[Replay], count: int, variants: Sequence[str] =
     from cairn.text.query import parse_query
 
     tuning = DEFAULT_SETTINGS
-    names = ["search", *(f"query {v}" for v in variants), "embed exact", "embed int8", "bm25", "vector",
+    names = ["search", *(f"query {v}" for v in variants), "embed exact", "embed int8", "embed int8-mid", "bm25", "vector",
              "first fusion", "text half: passage texts + words", "text half: bm25x (6 words)",
-             "text half: bm25x (4 words)", "vector half: Rocchio + matrix search", "vector half: Rocchio + pool",
+             "text half: bm25x (4 words)", "text half: pool re-scoring (4 words)", "vector half: Rocchio + matrix search", "vector half: Rocchio + pool",
              "final fusion", "sequence", "results: full hits + snippets"]
     samples: dict[str, list[float]] = {name: [] for name in names}
 
@@ -413,8 +419,8 @@ def stage_costs(replays: Sequence[Replay], count: int, variants: Sequence[str] =
     for replay in replays:
         ws = replay.ws
         warm = next(iter(replay.collection.queries.items()))  # models loaded before timing
-        for mode in ("default", "fast"):
-            ws.query(warm[1], limit=LIMIT, mode=mode, collections=[replay.collection.query_part[warm[0]]])
+        for variant in variants:
+            query_time(replay, warm[1], [replay.collection.query_part[warm[0]]], variant)
         for qid, text in list(replay.collection.queries.items())[:count]:
             part = [replay.collection.query_part[qid]]
             timed("search", ws.search, text, limit=LIMIT, collections=part)
@@ -426,6 +432,7 @@ def stage_costs(replays: Sequence[Replay], count: int, variants: Sequence[str] =
             side = ports.vectors(filters)
             vector = timed("embed exact", side.embedder.embed, [text], kind="query")[0]
             timed("embed int8", side.embedder.embed_query_fast, text)
+            timed("embed int8-mid", side.embedder.embed_query_fast, text, "int8-mid")
             bm25 = timed("bm25", ports.lexical, text, filters, depth)
             near = timed("vector", nearest_candidates, side.matrix, vector, depth, side.allowed)
             first = timed("first fusion", first_units, bm25, near)
@@ -433,6 +440,8 @@ def stage_costs(replays: Sequence[Replay], count: int, variants: Sequence[str] =
             bm25x = timed("text half: bm25x (6 words)", ports.lexical, f"{text} {' '.join(extra[:6])}",
                           filters, depth)
             timed("text half: bm25x (4 words)", ports.lexical, f"{text} {' '.join(extra[:4])}", filters, depth)
+            pool = [hit.passage_id for hits in (bm25, near) for hit in hits]
+            timed("text half: pool re-scoring (4 words)", ports.rescore, f"{text} {' '.join(extra[:4])}", pool)
             vectorx = timed("vector half: Rocchio + matrix search", vector_half, side, vector, first, depth)
             rankings = {"bm25": bm25, "vector": near, "bm25x": bm25x}
             timed("vector half: Rocchio + pool", pool_half, side, vector, first, rankings)

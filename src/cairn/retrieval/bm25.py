@@ -15,7 +15,7 @@ SNIPPET_CHARS = 240
 
 def bm25_search(
     store: LexicalIndex, query: str, filters: SearchFilter, limit: int, *, candidates: bool = False,
-    strict: bool = True,
+    strict: bool = True, only: Sequence[int] | None = None,
 ) -> list[PassageHit]:
     """Rank passages by BM25; filters are applied inside the index query, before the cut.
 
@@ -26,9 +26,12 @@ def bm25_search(
     Snippets are cut around the first query term. ``candidates=True`` returns light hits
     (passage id, docid, score: lists that are fused, then cut, then completed by
     :meth:`~cairn.store.protocol.DocumentStore.complete_hits`).
+
+    ``only``: rank just these (already filtered) passages, scored as the full query scores
+    them; the feedback round's pool re-scoring.
     """
     parsed = parse_query(query, strict=strict)
-    ranked = store.search_lexical(parsed, filters, limit, with_text=not candidates, light=candidates)
+    ranked = store.search_lexical(parsed, filters, limit, with_text=not candidates, light=candidates, only=only)
     if candidates:
         return [hit for hit, _ in ranked]
     finder = term_finder(parsed.terms)

@@ -80,13 +80,16 @@ class HybridSettings:
     #: without it fast was 1.4 points of Cranfield R@10 below default on the tuning split
     #: (Cranfield + LoCoMo conversations 1-2); with it (4 words) every tuning measure is
     #: within a point, the worst LoCoMo R@5 -0.7 (bench/RESULTS.md, "Retrieval, session 6b").
-    #: Bench-only halves: ``pool`` (the Rocchio vector ranks the candidate pool only) and
-    #: ``text-early`` (the text half from BM25's own top, run while the query is embedded).
+    #: Bench-only halves: ``pool`` (the Rocchio vector ranks the candidate pool only),
+    #: ``text-early`` (the text half from BM25's own top, run while the query is embedded)
+    #: and ``text-pool`` (the expanded query re-scores the candidate pool only: exact BM25
+    #: with the index's statistics, ~0.3x the second query's time; "Retrieval, session 9").
     #: Since BLAS runs on one thread the vector half costs ~1.5 ms; no other choice kept
     #: MEDLINE within a point at <= 0.8x default's time ("Retrieval, session 8").
     fast_feedback: tuple[str, ...] = ("text",)
     #: The query encoder of ``--fast``: ``int8`` (the int8 kernels of the same model, about
-    #: twice as fast for a short query, cosine ~0.99 to the exact vector) or ``exact``.
+    #: twice as fast for a short query, cosine ~0.99 to the exact vector), ``int8-mid``
+    #: (bench only: first and last layer in float, 0.71x the exact time) or ``exact``.
     fast_encoder: str = "int8"
     #: Weights ``--fast`` fuses with once its vector half ran (None: ``feedback_weights``).
     fast_feedback_weights: Mapping[str, float] | None = None
@@ -135,7 +138,7 @@ class HybridSettings:
                             if self.weights.get(k) != v)
         fast = ",".join(f"{k}={v:g}" for k, v in self.fast_weights.items())
         fast_prf = f",prf={'+'.join(self.fast_feedback)}" if self.fast_feedback else ""
-        if {"text", "text-early"} & set(self.fast_feedback):
+        if {"text", "text-early", "text-pool"} & set(self.fast_feedback):
             fast_prf += f",terms={self.feedback_terms.get('fast', self.feedback_terms['default'])}"
         if self.fast_feedback and self.fast_feedback_weights is not None:
             fast_prf += ",w(" + ",".join(f"{k}={v:g}" for k, v in self.fast_feedback_weights.items()) + ")"

@@ -10,6 +10,7 @@ passed in (:class:`HybridPorts`), and every constant comes from one
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -82,6 +83,9 @@ class HybridPorts:
     #: Where the vector stage runs while BM25 runs on the caller's thread.
     background: Executor
     reranker: Reranker | None = None
+    #: BM25 of a query text over the given passages only (the candidate pool), as the
+    #: full query would score them; the feedback round's ``text-pool`` half.
+    rescore: Callable[[str, Sequence[int]], list[PassageHit]] | None = None
 
 
 @dataclass
@@ -131,7 +135,9 @@ class HybridPipeline:
         try:
             side = self.ports.vectors(filters)
             fast = (getattr(side.embedder, "embed_query_fast", None)
-                    if mode == "fast" and tuning.fast_encoder == "int8" else None)
+                    if mode == "fast" and tuning.fast_encoder != "exact" else None)
+            if fast is not None and tuning.fast_encoder != "int8":
+                fast = functools.partial(fast, encoder=tuning.fast_encoder)
             pending_vector = self.ports.background.submit(
                 _vector_stage, fast, side.embedder, query, side.matrix, side.allowed, depth, shared)
         except ModelUnavailable as exc:
@@ -210,8 +216,8 @@ class HybridPipeline:
         depth_fb = max(tuning.feedback_text_passages, tuning.feedback_vector_passages)
         first = [f.hit.passage_id for f in fuse(run.rankings, per_document=not all_passages,
                                                    k=tuning.rrf_k, weights=adapted.weights)[:depth_fb]]
-        if "text" in halves:
-            self._text_feedback(run, query, filters, mode, first)
+        if "text" in halves or "text-pool" in halves:
+            self._text_feedback(run, query, filters, mode, first, pool="text-pool" in halves)
         vector_half = "vector" in halves or "pool" in halves
         if vector_half and side is not None and query_vector is not None and run.vectors and adapted.vector_factor > 0:
             shifted = feedback_query(side.matrix, query_vector, first[: tuning.feedback_vector_passages],
@@ -247,10 +253,12 @@ class HybridPipeline:
         return f"vector list unsure (best cosine {top:.2f} < {threshold:g}): fast fuses at the unsure weights"
 
     def _text_feedback(self, run: HybridRun, query: str, filters: SearchFilter, mode: QueryMode,
-                       first: Sequence[int]) -> None:
+                       first: Sequence[int], *, pool: bool = False) -> None:
         """The text half of the feedback round: expansion words from the passages ``first``
         (best first; the first ``feedback_text_passages`` are read) and a second BM25 query
-        with them (``bm25x``)."""
+        with them (``bm25x``). ``pool``: the expanded query re-scores only the candidates the
+        other stages found (exact BM25, the index's statistics), instead of searching the
+        index: the frequent expansion words' posting lists are listed but not scored."""
         tuning = self.settings
         if tuning.feedback_cjk == "off" and has_cjk(query):
             run.stages_run.append("no-expand:cjk")  # expansion words do not help on CJK
@@ -260,7 +268,11 @@ class HybridPipeline:
         expander = FeedbackExpander(terms=tuning.feedback_terms.get(mode, tuning.feedback_terms["default"]),
                                     cjk_words=tuning.feedback_cjk == "all")
         extra = expander.expand(query, [texts[pid] for pid in top if pid in texts])
-        if extra:
+        if extra and pool and self.ports.rescore is not None:
+            candidates = [hit.passage_id for hits in run.rankings.values() for hit in hits]
+            run.rankings["bm25x"] = self.ports.rescore(f"{query} {extra}", candidates)
+            run.stages_run.append("expand:pool")
+        elif extra:
             run.rankings["bm25x"] = self.ports.lexical(f"{query} {extra}", filters, run.depth)
             run.stages_run.append("expand")
 

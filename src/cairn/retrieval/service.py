@@ -323,8 +323,12 @@ class RetrievalService:
             # Natural language: quotes boost, dashes are words (nothing filters).
             return bm25_search(store, text, filters, depth, candidates=True, strict=False)
 
+        def rescore(text: str, passage_ids: Sequence[int]) -> list[PassageHit]:
+            ids = list(dict.fromkeys(passage_ids))
+            return bm25_search(store, text, SearchFilter(), len(ids), candidates=True, strict=False, only=ids)
+
         return HybridPipeline(HybridPorts(
-            passages=store, lexical=lexical, vectors=vectors, graph_expand=self._graph_expand,
+            passages=store, lexical=lexical, vectors=vectors, graph_expand=self._graph_expand, rescore=rescore,
             background=self._models.background(), reranker=self._models.reranker(),
         ))
 

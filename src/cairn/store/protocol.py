@@ -270,11 +270,11 @@ class LexicalIndex(Protocol):
 
     def search_lexical(
         self, query: ParsedQuery, filters: SearchFilter, limit: int, *, with_text: bool = False,
-        light: bool = False,
+        light: bool = False, only: Sequence[int] | None = None,
     ) -> list[tuple[PassageHit, str]]:
         """The ``limit`` best passages, best first (ties by passage id), filters applied
-        before the cut, as (hit without snippet, passage text if ``with_text`` else "")
-        pairs; ``light`` hits carry only passage id, docid and score."""
+        before the cut, as (hit, text if ``with_text`` else "") pairs; ``light`` hits carry only
+        passage id, docid and score; ``only``: score just these (already filtered) passages."""
         ...
 
 

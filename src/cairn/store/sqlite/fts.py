@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -130,10 +131,11 @@ class LexicalMixin(Connected):
 
     def search_lexical(
         self, query: ParsedQuery, filters: SearchFilter, limit: int, *, with_text: bool = False,
-        light: bool = False,
+        light: bool = False, only: Sequence[int] | None = None,
     ) -> list[tuple[PassageHit, str]]:
         """The ``limit`` best passages by BM25, best first (ties by passage id), filters
-        applied before the cut, as (hit without snippet, text or "") pairs.
+        applied before the cut, as (hit without snippet, text or "") pairs. ``only``: score
+        just these passages (taken as already filtered: ``filters`` is not applied).
 
         A query with both CJK and other text is run on both FTS5 tables and the scores of
         a passage found by both are added. ``light`` hits carry only the passage id,
@@ -144,12 +146,12 @@ class LexicalMixin(Connected):
         texts: dict[int, str] = {}
         if compiled.main:
             for hit, text in self.search_fts("passages_fts", compiled.main, filters, limit,
-                                             with_text=with_text, light=light):
+                                             with_text=with_text, light=light, only=only):
                 hits[hit.passage_id] = hit
                 texts[hit.passage_id] = text
         if compiled.cjk:
             for hit, text in self.search_fts("passages_cjk", compiled.cjk, filters, limit,
-                                             with_text=with_text, light=light):
+                                             with_text=with_text, light=light, only=only):
                 previous = hits.get(hit.passage_id)
                 hits[hit.passage_id] = hit if previous is None else previous._replace(score=previous.score + hit.score)
                 texts[hit.passage_id] = text
@@ -158,7 +160,7 @@ class LexicalMixin(Connected):
 
     def search_fts(
         self, table: str, match: str, filters: SearchFilter, limit: int, *, with_text: bool = False,
-        light: bool = False,
+        light: bool = False, only: Sequence[int] | None = None,
     ) -> list[tuple[PassageHit, str]]:
         """BM25-ranked passages matching an FTS5 expression, with filters applied inside the query.
 
@@ -167,6 +169,12 @@ class LexicalMixin(Connected):
         ``with_text`` the passage text, are joined to its top ``limit`` rows only. Returns
         (hit without snippet, text or "") pairs in rank order. ``light`` hits carry only the
         passage id, docid and score (candidate lists; see :func:`light_hit`).
+
+        ``only``: BM25 of just these passages, with the index's own statistics (the scores
+        are those the full query gives them). The ``+`` keeps SQLite from handing the rowid
+        list to FTS5 (which would run the query, document frequencies included, once per
+        id): FTS5 lists the matches, which is cheap, and ``bm25()`` is evaluated for the
+        listed passages only, where a full query spends its time.
         """
         if table == "passages_fts":
             rank = "bm25(passages_fts, {}, {}, {})".format(*BM25_WEIGHTS)
@@ -175,7 +183,11 @@ class LexicalMixin(Connected):
         else:  # pragma: no cover - programming error
             raise ValueError(table)
         where, params = filter_sql(filters)
-        if where:
+        if only is not None:
+            params = list(only)
+            ranking = (f"SELECT rowid AS id, {rank} AS r FROM {table} WHERE {table} MATCH ?"
+                       f" AND +rowid IN ({','.join('?' * len(params))}) ORDER BY r, rowid LIMIT ?")
+        elif where:
             ranking = (
                 f"SELECT f.rowid AS id, {rank} AS r FROM {table} f JOIN passages p ON p.id = f.rowid"
                 f" JOIN documents d ON d.id = p.document_id JOIN collections c ON c.id = d.collection_id"
