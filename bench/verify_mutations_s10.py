@@ -1,0 +1,133 @@
+"""Session 10 generators of the verifier mutation harness (issue 12; registered by
+:mod:`bench.verify_mutations`, kept here so that module does not grow).
+
+Each family has a meaning-preserving generator (the verifier should say ``supported``)
+and meaning-changing ones next to it (it must never say ``supported``):
+
+* an article that counts one: "within 1 hour" → "within an hour", "in 1 truck" → "in a
+  single truck"; changed: "within 2 hours" → "within an hour", "within 1 hour" → "within
+  a day", "2 tablets per day" → "2 tablets a week";
+* pence with a decimal part: "£1.655" → "165.5p"; changed: "16.55p", "1655p";
+* a counted amount after "per": "per m³" → "per 1,000 litres", "per kg" → "per 1,000 g";
+  changed: "per 100 litres", "per 100 g".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from decimal import Decimal
+
+__all__ = ["CHANGING_S10", "PRESERVING_S10"]
+
+_LEADS = r"(?:than|least|most|to|within|for|in|after|before|about|over|under|by|during)"
+_ONE_UNIT = re.compile(rf"\b({_LEADS}) (?:1|one) (minute|hour|day|week|month|year|metre|litre|kilogram)\b(?![-\w])")
+_MANY_UNITS = re.compile(rf"\b({_LEADS}) ([2-9]|1\d) (minute|hour|day|week|month|year)s\b")
+_ONE_NOUN = re.compile(r"\b(in|with|by|on|for|has|have|uses|use|needs) 1 ([a-z]{3,})\b(?![-\w])")
+_OTHER_UNIT = {"minute": "hour", "hour": "day", "day": "week", "week": "month", "month": "year",
+               "year": "month", "metre": "kilometre", "litre": "millilitre", "kilogram": "gram"}
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def m_article_one(s: str) -> str | None:
+    """"within 1 hour" → "within an hour"; "in 1 truck" → "in a single truck"."""
+    m = _ONE_UNIT.search(s)
+    if m is not None:
+        return s[: m.start()] + f"{m.group(1)} {_article(m.group(2))} {m.group(2)}" + s[m.end():]
+    m = _ONE_NOUN.search(s)
+    if m is None:
+        return None
+    return s[: m.start()] + f"{m.group(1)} a single {m.group(2)}" + s[m.end():]
+
+
+def c_article_count(s: str) -> str | None:
+    """"within 2 hours" → "within an hour": the count changed to one."""
+    m = _MANY_UNITS.search(s)
+    if m is None:
+        return None
+    return s[: m.start()] + f"{m.group(1)} {_article(m.group(3))} {m.group(3)}" + s[m.end():]
+
+
+def c_article_unit(s: str) -> str | None:
+    """"within 1 hour" → "within a day": one of another unit."""
+    m = _ONE_UNIT.search(s)
+    if m is None:
+        return None
+    other = _OTHER_UNIT[m.group(2)]
+    return s[: m.start()] + f"{m.group(1)} {_article(other)} {other}" + s[m.end():]
+
+
+_RATE = re.compile(r"\b(\d+|one|two|three|once|twice) ([a-z]+ )?(?:per|every|each) (day|week|month|year)\b")
+
+
+def c_article_rate(s: str) -> str | None:
+    """"2 tablets per day" → "2 tablets a week": a rate's period said with an article
+    and changed (the article there is "per", never one)."""
+    m = _RATE.search(s)
+    if m is None:
+        return None
+    other = {"day": "week", "week": "month", "month": "year", "year": "month"}[m.group(3)]
+    return s[: m.start()] + f"{m.group(1)} {m.group(2) or ''}{_article(other)} {other}" + s[m.end():]
+
+
+_POUNDS = re.compile(r"(?<![\w.])£(\d)\.(\d{3})(?!\d)(?![.,]\d)")
+
+
+def _pence(m: re.Match[str], shift: int) -> str:
+    value = Decimal(f"{m.group(1)}.{m.group(2)}").scaleb(shift)
+    return format(value.normalize(), "f") + "p"
+
+
+def m_pence_decimal(s: str) -> str | None:
+    """"£1.655" → "165.5p" (a unit rate in pence with a decimal part)."""
+    m = _POUNDS.search(s)
+    return None if m is None else s[: m.start()] + _pence(m, 2) + s[m.end():]
+
+
+def c_pence_decimal(s: str) -> str | None:
+    """"£1.655" → "16.55p": the pence read at another scale."""
+    m = _POUNDS.search(s)
+    return None if m is None else s[: m.start()] + _pence(m, 1) + s[m.end():]
+
+
+def c_pence_whole(s: str) -> str | None:
+    """"£1.655" → "1655p": the pounds' digits read as pence."""
+    m = _POUNDS.search(s)
+    return None if m is None else s[: m.start()] + _pence(m, 3) + s[m.end():]
+
+
+_PER_UNIT = re.compile(r"\bper (m³|m3|cubic metre|kg|km|litre|tonne)\b")
+_PER_SAME = {"m³": "1,000 litres", "m3": "1,000 litres", "cubic metre": "1,000 litres", "kg": "1,000 g",
+             "km": "1,000 m", "litre": "1,000 ml", "tonne": "1,000 kg"}
+_PER_OTHER = {"m³": "100 litres", "m3": "100 litres", "cubic metre": "100 litres", "kg": "100 g",
+              "km": "100 m", "litre": "100 ml", "tonne": "100 kg"}
+
+
+def m_per_amount(s: str) -> str | None:
+    """"per m³" → "per 1,000 litres", "per kg" → "per 1,000 g"."""
+    m = _PER_UNIT.search(s)
+    return None if m is None else s[: m.start()] + f"per {_PER_SAME[m.group(1)]}" + s[m.end():]
+
+
+def c_per_amount(s: str) -> str | None:
+    """"per m³" → "per 100 litres": another amount after "per"."""
+    m = _PER_UNIT.search(s)
+    return None if m is None else s[: m.start()] + f"per {_PER_OTHER[m.group(1)]}" + s[m.end():]
+
+
+PRESERVING_S10: dict[str, Callable[[str], str | None]] = {
+    "article-counts-one": m_article_one,
+    "pence-with-decimals": m_pence_decimal,
+    "per-counted-amount": m_per_amount,
+}
+CHANGING_S10: dict[str, Callable[[str], str | None]] = {
+    "article-count-changed": c_article_count,
+    "article-unit-changed": c_article_unit,
+    "article-rate-changed": c_article_rate,
+    "pence-scale-changed": c_pence_decimal,
+    "pence-whole-changed": c_pence_whole,
+    "per-amount-changed": c_per_amount,
+}
