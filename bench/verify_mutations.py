@@ -1688,7 +1688,9 @@ def main(argv: list[str] | None = None) -> int:
     # nothing about near-verbatim recall.
     readable = {id(v.sentence) for v, verdict_, _, _ in every if v.mutation == "verbatim" and verdict_ == "supported"}
     verbatim_n = sum(v.mutation == "verbatim" for v, *_ in every)
-    results = [r for r in every if not r[0].preserving or r[0].mutation == "verbatim" or id(r[0].sentence) in readable]
+    # A table row has no verbatim variant (a row is no sentence): its preserving variants count as they are.
+    results = [r for r in every if not r[0].preserving or r[0].mutation == "verbatim" or id(r[0].sentence) in readable
+               or r[0].sentence.source == "notes-table"]
     near = [r for r in results if r[0].preserving and r[0].mutation != "verbatim"]
 
     table: dict[tuple[bool, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))

@@ -8,6 +8,13 @@ and meaning-changing ones next to it (it must never say ``supported``):
   single truck"; changed: "within 2 hours" → "within an hour", "within 1 hour" → "within
   a day", "2 tablets per day" → "2 tablets a week";
 * pence with a decimal part: "£1.655" → "165.5p"; changed: "16.55p", "1655p";
+* two prepositional phrases before ", but"/", except" in the other order: "allowed on A
+  and in B, but not in C" → "allowed in B and on A, but not in C"; changed: the heads
+  crossed ("on B and in A"), the second phrase moved into the contrast ("on A, but not in
+  C and in B");
+* a table row read with the rate its label or header names: "| standing charge (per
+  year) | £46.80 |" under "sewerage" → "The sewerage standing charge is £46.80 per
+  year."; changed: another column's amount of the row, per another unit;
 * a counted amount after "per": "per m³" → "per 1,000 litres", "per kg" → "per 1,000 g";
   changed: "per 100 litres", "per 100 g".
 """
@@ -118,10 +125,120 @@ def c_per_amount(s: str) -> str | None:
     return None if m is None else s[: m.start()] + f"per {_PER_OTHER[m.group(1)]}" + s[m.end():]
 
 
+_PP = r"(?:at|in|on|near|inside|outside|behind|under|above|beside|by|from|through|with|for|via|to)"
+_PP_BEFORE_CONTRAST = re.compile(
+    rf"^(?P<pre>.+?\s)(?P<xh>{_PP})\s(?P<xt>[^,;]+?) and (?P<yh>{_PP})\s(?P<yt>[^,;]+?), "
+    r"(?P<c>but|except)\s(?P<rest>[^,;]+)$"
+)
+_ORDER_WORDS = re.compile(r"\b(?:then|after|before|first|finally|later|respectively|and|or|it|they|them)\b", re.I)
+
+
+def _contrast_pair(s: str) -> dict[str, str] | None:
+    m = _PP_BEFORE_CONTRAST.match(s)
+    if m is None or _ORDER_WORDS.search(f"{m.group('xt')} {m.group('yt')}") or m.group("xt") == m.group("yt"):
+        return None
+    return m.groupdict()
+
+
+def m_phrases_before_contrast(s: str) -> str | None:
+    """"allowed on A and in B, but not in C." → "allowed in B and on A, but not in C."."""
+    g = _contrast_pair(s)
+    if g is None:
+        return None
+    return f"{g['pre']}{g['yh']} {g['yt']} and {g['xh']} {g['xt']}, {g['c']} {g['rest']}"
+
+
+def c_phrases_before_contrast_crossed(s: str) -> str | None:
+    """"allowed on A and in B, but not in C." → "allowed on B and in A, but not in C."."""
+    g = _contrast_pair(s)
+    if g is None or g["xh"] == g["yh"]:
+        return None
+    return f"{g['pre']}{g['xh']} {g['yt']} and {g['yh']} {g['xt']}, {g['c']} {g['rest']}"
+
+
+def c_contrast_takes_a_phrase(s: str) -> str | None:
+    """"allowed on A and in B, but not in C." → "allowed on A, but not in C and in B.":
+    the second phrase moved into the contrast."""
+    g = _contrast_pair(s)
+    if g is None:
+        return None
+    rest = g["rest"].rstrip(".")
+    return f"{g['pre']}{g['xh']} {g['xt']}, {g['c']} {rest} and {g['yh']} {g['yt']}."
+
+
+_LABEL_RATE = re.compile(r"^(?P<label>[^()]+?)\s*\((?:[^()]*,\s*)?per (?P<unit>[^(),]+)\)$")
+_AMOUNT = re.compile(r"^[£€$]\d[\d,]*(?:\.\d+)?$")
+_OTHER_PER = {"year": "month", "month": "year", "week": "day", "day": "week", "m³": "litre", "kg": "g",
+              "litre": "m³", "hour": "minute"}
+
+
+def _rate_cells(row: str) -> tuple[str, str, list[tuple[str, str]]] | None:
+    """(row label, unit, [(column, amount)]) of a table row whose first cell or header ends
+    with "(per <unit>)"; None for any other row."""
+    header, line = row.split("\n", 1)
+    heads = [c.strip() for c in header.strip().strip("|").split("|")]
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if len(heads) != len(cells) or len(cells) < 2:
+        return None
+    m = _LABEL_RATE.match(cells[0])
+    label = cells[0]
+    if m is None and len(heads) == 2:
+        m = _LABEL_RATE.match(heads[1])
+        if m is None:
+            return None
+        return label, m.group("unit"), [(m.group("label"), cells[1])] if _AMOUNT.match(cells[1]) else []
+    if m is None:
+        return None
+    amounts = [(h, c) for h, c in zip(heads[1:], cells[1:], strict=True) if _AMOUNT.match(c)]
+    return m.group("label"), m.group("unit"), amounts
+
+
+def _rate_claim(label: str, head: str, amount: str, unit: str, two_column: bool) -> str:
+    if two_column:
+        return f"The {head} for {label} is {amount} per {unit}."
+    return f"The {head} {label} is {amount} per {unit}."
+
+
+def m_table_row_rate(s: str) -> str | None:
+    """"| standing charge (per year) | £46.80 |" under "sewerage" → "The sewerage standing
+    charge is £46.80 per year."."""
+    found = _rate_cells(s)
+    if not found or not found[2]:
+        return None
+    label, unit, amounts = found
+    head, amount = amounts[-1]
+    return _rate_claim(label, head, amount, unit, len(_cells_of(s)) == 2)
+
+
+def c_table_row_rate_column(s: str) -> str | None:
+    """The rate claim with another column's amount of the same row."""
+    found = _rate_cells(s)
+    if not found or len(found[2]) < 2 or found[2][0][1] == found[2][-1][1]:
+        return None
+    label, unit, amounts = found
+    return _rate_claim(label, amounts[-1][0], amounts[0][1], unit, False)
+
+
+def c_table_row_rate_unit(s: str) -> str | None:
+    """The rate claim per another unit ("per month" for "per year")."""
+    found = _rate_cells(s)
+    if not found or not found[2] or found[1] not in _OTHER_PER:
+        return None
+    label, unit, amounts = found
+    head, amount = amounts[-1]
+    return _rate_claim(label, head, amount, _OTHER_PER[unit], len(_cells_of(s)) == 2)
+
+
+def _cells_of(row: str) -> list[str]:
+    return row.split("\n", 1)[1].strip().strip("|").split("|")
+
+
 PRESERVING_S10: dict[str, Callable[[str], str | None]] = {
     "article-counts-one": m_article_one,
     "pence-with-decimals": m_pence_decimal,
     "per-counted-amount": m_per_amount,
+    "phrases-before-contrast-reordered": m_phrases_before_contrast,
+    "table-row-label-rate": m_table_row_rate,
 }
 CHANGING_S10: dict[str, Callable[[str], str | None]] = {
     "article-count-changed": c_article_count,
@@ -130,4 +247,8 @@ CHANGING_S10: dict[str, Callable[[str], str | None]] = {
     "pence-scale-changed": c_pence_decimal,
     "pence-whole-changed": c_pence_whole,
     "per-amount-changed": c_per_amount,
+    "phrases-before-contrast-crossed": c_phrases_before_contrast_crossed,
+    "contrast-takes-a-phrase": c_contrast_takes_a_phrase,
+    "table-row-rate-other-column": c_table_row_rate_column,
+    "table-row-rate-other-unit": c_table_row_rate_unit,
 }

@@ -102,3 +102,85 @@ def test_a_counted_amount_after_per_is_its_unit(claim: str, evidence: str) -> No
 )
 def test_another_amount_after_per_is_not_the_same(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- two prepositional phrases before ", but"/", except" in the other order; "the
+# outside deck" holds no relation word ("outside" after an article is an adjective).
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Bikes are allowed in the lobby and on the outside terrace, but not in the lift.", "Bikes are allowed on the outside terrace and in the lobby, but not in the lift."),
+        ("Bikes are allowed in the lobby and on the roof, except in the lift.", "Bikes are allowed on the roof and in the lobby, except in the lift."),
+    ],
+)
+def test_two_phrases_before_a_contrast_in_the_other_order(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # The heads crossed.
+        ("Bikes are allowed in the outside terrace and on the lobby, but not in the lift.", "Bikes are allowed on the outside terrace and in the lobby, but not in the lift."),
+        # The contrast's phrase swapped with a conjunct.
+        ("Bikes are allowed in the lift and on the outside terrace, but not in the lobby.", "Bikes are allowed on the outside terrace and in the lobby, but not in the lift."),
+        # The second phrase moved under the "not".
+        ("Bikes are allowed on the outside terrace, but not in the lift and in the lobby.", "Bikes are allowed on the outside terrace and in the lobby, but not in the lift."),
+        ("Bikes are allowed on the roof, but not in the lift and in the lobby.", "Bikes are allowed on the roof and in the lobby, but not in the lift."),
+    ],
+)
+def test_crossed_phrases_or_a_phrase_moved_into_the_contrast_are_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+# --- a table row read with the rate its label or column header names: "standing charge
+# (per year) | £46.80" = "£46.80 a year"; never from another row or column, nor per
+# another unit.
+
+_CHARGES = (
+    "| charge | water supply | sewerage |\n"
+    "|---|---|---|\n"
+    "| standing charge (per year) | £38.20 | £46.80 |\n"
+    "| volume charge (per m³) | £1.742 | £1.915 |\n"
+    "| surface water (per year) | – | £42.00 |\n"
+)
+_ASSESSED = (
+    "| household | assessed charge (water and sewerage, per year) |\n"
+    "|---|---|\n"
+    "| single occupier | £312.00 |\n"
+    "| 2 occupiers | £448.00 |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The sewerage standing charge is £46.80 a year.", _CHARGES),
+        ("The sewerage standing charge is £46.80.", _CHARGES),
+        ("The standing charge for sewerage is £46.80 per year.", _CHARGES),
+        ("The water supply volume charge is £1.742 per m³.", _CHARGES),
+        ("The sewerage volume charge is £1.915 per 1,000 litres.", _CHARGES),
+        ("The assessed charge for 2 occupiers is £448.00 a year.", _ASSESSED),
+        ("The assessed charge for a single occupier is £312.00 a year.", _ASSESSED),
+    ],
+)
+def test_a_row_label_or_header_rate_applies_to_its_amounts(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The water supply standing charge is £46.80 a year.", _CHARGES),  # another column
+        ("The sewerage surface water charge is £46.80 a year.", _CHARGES),  # another row
+        ("The sewerage volume charge is £46.80 a year.", _CHARGES),
+        ("The sewerage standing charge is £46.80 a month.", _CHARGES),  # another period
+        ("The sewerage volume charge is £1.915 per litre.", _CHARGES),
+        ("The assessed charge for 2 occupiers is £312.00 a year.", _ASSESSED),
+        ("The assessed charge for 2 occupiers is £448.00 a month.", _ASSESSED),
+    ],
+)
+def test_a_rate_cell_from_another_row_column_or_period_is_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
