@@ -15,6 +15,8 @@ and meaning-changing ones next to it (it must never say ``supported``):
 * a table row read with the rate its label or header names: "| standing charge (per
   year) | £46.80 |" under "sewerage" → "The sewerage standing charge is £46.80 per
   year."; changed: another column's amount of the row, per another unit;
+* a duration cell read with "runs for": "| seed grant | 12 to 18 months |" → "A seed
+  grant runs for 1 to 1.5 years."; changed: the months read as weeks;
 * a counted amount after "per": "per m³" → "per 1,000 litres", "per kg" → "per 1,000 g";
   changed: "per 100 litres", "per 100 g".
 """
@@ -233,12 +235,57 @@ def _cells_of(row: str) -> list[str]:
     return row.split("\n", 1)[1].strip().strip("|").split("|")
 
 
+_MONTHS_CELL = re.compile(r"^(\d+)(?: to (\d+))? months$")
+_LOWER_LABEL = re.compile(r"^[a-z][a-z ]{2,30}$")
+
+
+def _duration_row(row: str) -> tuple[str, int, int | None] | None:
+    """(row label, months, upper months) of a table row with a lower-case label and a
+    duration cell in whole months ("| seed grant | €150,000 | 12 to 18 months |")."""
+    cells = [c.strip() for c in row.split("\n", 1)[1].strip().strip("|").split("|")]
+    if not _LOWER_LABEL.match(cells[0]):
+        return None
+    for cell in cells[1:]:
+        m = _MONTHS_CELL.match(cell)
+        if m is not None:
+            return cells[0], int(m.group(1)), int(m.group(2)) if m.group(2) else None
+    return None
+
+
+def _years(months: int) -> str:
+    value = Decimal(months) / 12
+    return format(value.normalize(), "f")
+
+
+def m_table_duration_runs(s: str) -> str | None:
+    """"| seed grant | 12 to 18 months |" → "A seed grant runs for 1 to 1.5 years." (in
+    years only where exact to one decimal)."""
+    found = _duration_row(s)
+    if found is None:
+        return None
+    label, low, high = found
+    if any(m % 6 for m in (low, high or low)):
+        return f"A {label} runs for {low}{f' to {high}' if high else ''} months."
+    span = f"{_years(low)} to {_years(high)}" if high else _years(low)
+    return f"A {label} runs for {span} year{'' if span == '1' else 's'}."
+
+
+def c_table_duration_weeks(s: str) -> str | None:
+    """The duration read in another unit without conversion ("12 to 18 weeks")."""
+    found = _duration_row(s)
+    if found is None:
+        return None
+    label, low, high = found
+    return f"A {label} runs for {low}{f' to {high}' if high else ''} weeks."
+
+
 PRESERVING_S10: dict[str, Callable[[str], str | None]] = {
     "article-counts-one": m_article_one,
     "pence-with-decimals": m_pence_decimal,
     "per-counted-amount": m_per_amount,
     "phrases-before-contrast-reordered": m_phrases_before_contrast,
     "table-row-label-rate": m_table_row_rate,
+    "table-duration-runs": m_table_duration_runs,
 }
 CHANGING_S10: dict[str, Callable[[str], str | None]] = {
     "article-count-changed": c_article_count,
@@ -251,4 +298,5 @@ CHANGING_S10: dict[str, Callable[[str], str | None]] = {
     "contrast-takes-a-phrase": c_contrast_takes_a_phrase,
     "table-row-rate-other-column": c_table_row_rate_column,
     "table-row-rate-other-unit": c_table_row_rate_unit,
+    "table-duration-other-unit": c_table_duration_weeks,
 }

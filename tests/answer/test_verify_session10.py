@@ -184,3 +184,39 @@ def test_a_row_label_or_header_rate_applies_to_its_amounts(claim: str, evidence:
 )
 def test_a_rate_cell_from_another_row_column_or_period_is_not_supported(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- "runs for" / "takes" a duration in months or years reads a duration cell as "lasts"
+# does; never another row's cell nor the months read as weeks.
+
+_GRANTS = (
+    "| grant type | maximum grant | duration |\n"
+    "|---|---|---|\n"
+    "| pilot grant | €90,000 | 12 to 18 months |\n"
+    "| research grant | €500,000 | 24 to 36 months |\n"
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "A pilot grant runs for 1 to 1.5 years.",
+        "A pilot grant runs for 12 to 18 months.",
+        "A research grant runs for 2 to 3 years.",
+    ],
+)
+def test_a_duration_verb_reads_a_duration_cell_in_months_or_years(claim: str) -> None:
+    assert _verdict(claim, _GRANTS) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "A pilot grant runs for 2 to 3 years.",  # the next row's
+        "A research grant runs for 1 to 1.5 years.",
+        "A pilot grant runs for 12 to 18 weeks.",  # another unit
+        "A pilot grant runs for 1 to 2 years.",
+    ],
+)
+def test_another_rows_duration_or_unit_is_not_supported(claim: str) -> None:
+    assert _verdict(claim, _GRANTS) != "supported"
