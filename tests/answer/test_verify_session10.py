@@ -220,3 +220,24 @@ def test_a_duration_verb_reads_a_duration_cell_in_months_or_years(claim: str) ->
 )
 def test_another_rows_duration_or_unit_is_not_supported(claim: str) -> None:
     assert _verdict(claim, _GRANTS) != "supported"
+
+
+# The article reading is tried only after the literal words: "single" as a kind of ticket
+# or room still reads as written, and one kind's price is never the other's.
+
+_FARES = "| ticket | adult | child |\n|---|---|---|\n| single | £4.80 | £2.40 |\n| return | £8.00 | £4.00 |\n"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "supported"),
+    [
+        ("A single ticket costs £4.80 for an adult.", _FARES, True),
+        ("An adult single ticket costs £4.80.", _FARES, True),
+        ("A single ticket costs £8.00 for an adult.", _FARES, False),
+        ("A single room costs £60 a night.", "A single room costs £60 a night. A double room costs £80 a night.", True),
+        ("A single room costs £80 a night.", "A single room costs £60 a night. A double room costs £80 a night.", False),
+        ("A single room costs £80.", "A single room costs £60 and a double room costs £80.", False),
+    ],
+)
+def test_single_as_a_kind_reads_as_written(claim: str, evidence: str, supported: bool) -> None:
+    assert (_verdict(claim, evidence) == "supported") is supported
