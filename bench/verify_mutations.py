@@ -64,6 +64,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from bench.verify_mutations_s10 import CHANGING_S10, PRESERVING_S10  # noqa: E402
 from cairn.answer import Claim, EvidenceSpan, verify_claims  # noqa: E402
 
 NOTES = ROOT / "bench" / "verify_set" / "notes"
@@ -1570,6 +1571,7 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "every-period": m_every_period,
     "range-unit-said-once": m_range_unit,
     "each-after-auxiliary": m_each_after_auxiliary,
+    **PRESERVING_S10,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -1602,6 +1604,7 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "range-unit-one-end": c_range_unit_one_end,
     "each-after-auxiliary-changed": c_each_after_auxiliary,
     "identifier-to-A": c_identifier_to_a,
+    **CHANGING_S10,
 }
 
 
@@ -1685,7 +1688,9 @@ def main(argv: list[str] | None = None) -> int:
     # nothing about near-verbatim recall.
     readable = {id(v.sentence) for v, verdict_, _, _ in every if v.mutation == "verbatim" and verdict_ == "supported"}
     verbatim_n = sum(v.mutation == "verbatim" for v, *_ in every)
-    results = [r for r in every if not r[0].preserving or r[0].mutation == "verbatim" or id(r[0].sentence) in readable]
+    # A table row has no verbatim variant (a row is no sentence): its preserving variants count as they are.
+    results = [r for r in every if not r[0].preserving or r[0].mutation == "verbatim" or id(r[0].sentence) in readable
+               or r[0].sentence.source == "notes-table"]
     near = [r for r in results if r[0].preserving and r[0].mutation != "verbatim"]
 
     table: dict[tuple[bool, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))

@@ -52,10 +52,10 @@ from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.identifiers import heading_may_name
 from cairn.answer.idioms import effective_from
 from cairn.answer.name_order import label_values, name_order, range_ends
+from cairn.answer.negation_scope import scope_crossed
 from cairn.answer.range_order import from_first
 from cairn.answer.readings import equivalent_readings
 from cairn.answer.repeats import distinct_picks, overused
-from cairn.answer.semicolons import straddles_semicolon
 from cairn.answer.table_rows import (
     _CODE_GLUE,
     _TABLE_GLUE,
@@ -585,9 +585,7 @@ def _account(
         if respective and picks != sorted(picks):
             reason = "the evidence pairs its items in order (respectively)"
             continue
-        crossed = crossed_parts(claim, claim_all, ev, picks) or straddles_semicolon(
-            claim, claim_all, ev, picks
-        )
+        crossed = crossed_parts(claim, claim_all, ev, picks) or scope_crossed(claim, claim_all, ev, picks)
         if crossed:
             reason = crossed
             continue

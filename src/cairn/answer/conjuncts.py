@@ -9,7 +9,7 @@ phrase or a prepositional phrase ("kept at the deep end and next to the teaching
 
 The claim is read with two of its conjuncts swapped back where the evidence has exactly
 those two word sequences in the other order around its own "and" (:func:`swapped_conjuncts`),
-the second one ending its clause, both holding as many relation words (so "sent to Bob by
+the second one ending its clause (or a phrase before ", but"), both holding as many relation words (so "sent to Bob by
 Alice and Carol" never reads as "sent to Carol and Bob by Alice"), and that reading is
 accounted strictly. Each conjunct must be copied word for word, so
 "approved by A and drafted by B" never reads as "approved by B and drafted by A". Not
@@ -112,6 +112,7 @@ _PREPOSITIONS = frozenset(
     ]
 )
 _MAX_READINGS = 8
+_ARTICLES = frozenset(["the", "a", "an"])
 
 
 def _key(word: str) -> str:
@@ -121,12 +122,24 @@ def _key(word: str) -> str:
 def _relations(words: list[str]) -> int:
     """How many relation words (by, to, from, in, ...) a conjunct holds: parallel conjuncts
     hold as many ("drafted by A" / "approved by B"), "Bob by Alice" and "Carol" do not."""
-    return sum(_key(w) in _PREPOSITIONS for w in words)
+    # After an article the word is an adjective ("the outside deck", "the above table").
+    return sum(
+        _key(w) in _PREPOSITIONS and (k == 0 or _key(words[k - 1]) not in _ARTICLES)
+        for k, w in enumerate(words)
+    )
+
+
+#: Words that open a contrast after a comma, ending the phrase before them (session 10:
+#: "allowed in A and on B, but not in C").
+_CONTRASTS = frozenset(["but", "except"])
 
 
 def _clause_end(words: list[str], k: int) -> bool:
-    """``words[k]`` is the last word of its clause (of the text, or before . ; : ! ?)."""
-    return k == len(words) - 1 or words[k].endswith((".", ";", ":", "!", "?"))
+    """``words[k]`` is the last word of its clause (of the text, or before . ; : ! ?, or
+    before a comma and a contrast: ", but ...")."""
+    if k == len(words) - 1 or words[k].endswith((".", ";", ":", "!", "?")):
+        return True
+    return words[k].endswith(",") and _key(words[k + 1]) in _CONTRASTS
 
 
 def swapped_conjuncts(claim_text: str, evidence_text: str) -> list[str]:
@@ -160,7 +173,8 @@ def swapped_conjuncts(claim_text: str, evidence_text: str) -> list[str]:
                     if moved & (_ORDERED | _PRONOUNS | _CONJ) or _relations(x) != _relations(y):
                         continue
                     last = y[-1].rstrip(",;:.!?")
-                    end = y[-1][len(last) :] if i + 1 + n == len(cw) else ""
+                    tail = y[-1][len(last) :]
+                    end = tail if i + 1 + n == len(cw) or tail == "," else ""
                     reading = [
                         *cw[: i - m],
                         *y[:-1],

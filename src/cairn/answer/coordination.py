@@ -23,6 +23,8 @@ _LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
 _ELLIPSIS_PREPS = (
     "from", "at", "on", "in", "for", "to", "by", "with", "within", "between", "during", "until"
 )  # fmt: skip
+#: Words that change the scope of what follows them (a contrast, a negation).
+_SCOPE_WORDS = frozenset(["but", "except", "not", "never", "no", "without", "nor"])
 _NEW_SUBJECT_RE = re.compile(r"^(?:[A-Z]\S*|the|a|an|this|these|its|their)\s")
 
 
@@ -80,7 +82,9 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
                 ),
                 None,
             )
-            if at is None:
+            if at is None or _SCOPE_WORDS & {w.strip(",;").lower() for w in fw[at:]}:
+                # Session 10: "allowed on A, but not in C and in B": the second part may
+                # share the "not" after the first preposition; no reading restores it.
                 continue
             out.append(("ellipsis", (first, " ".join(fw[:at]) + " " + second)))
             continue

@@ -288,9 +288,13 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
         body = text[a:b]
         title = next((h for pos, h in reversed(headings) if pos < a), "")
         context = frozenset(_canon(t.stem) for t in tokenize(title + " " + head) if _is_content(t))
-        units.append(_unit(index, span.evidence_id, a, b, body, (_analyse_clause(text, a, b, context),),
-                           _table_reading(head, _required_aside(body, shared.get(head, ()))),
-                           _heading(headings, a), table=True))
+        row = _required_aside(body, shared.get(head, ()))
+        for reading in dict.fromkeys((_table_reading(head, row), _table_reading(head, row, rates=True))):
+            # Session 10: a row also read with the rate its label or column names
+            # ("standing charge (per year) | £46.80" = "£46.80 a year"), as a unit of its own
+            # so the amount as written still reads.
+            units.append(_unit(index, span.evidence_id, a, b, body, (_analyse_clause(text, a, b, context),),
+                               reading, _heading(headings, a), table=True))
     return units
 
 
@@ -349,14 +353,20 @@ def _heading(headings: Sequence[tuple[int, str]], at: int) -> str:
 _TABLE_RULE_RE = re.compile(r"^\s*\|[\s|:-]+\|\s*$")
 
 
-def _table_reading(header: str, row: str) -> str:
-    """A table row read with its header: "Header: cell; Header: cell"."""
+def _table_reading(header: str, row: str, *, rates: bool = False) -> str:
+    """A table row read with its header: "Header: cell; Header: cell"; with ``rates``,
+    each amount cell also carries the "(per <unit>)" its row label or its column header
+    ends with (:func:`_label_rate`)."""
     heads = [h.strip() for h in header.strip().strip("|").split("|")]
     cells = [c.strip() for c in row.strip().strip("|").split("|")]
     if len(heads) != len(cells):
         return " ; ".join(cells)
     out = []
-    for h, c in zip(heads, cells, strict=True):
+    row_rate = _label_rate(cells[0]) if rates else None
+    for k, (h, c) in enumerate(zip(heads, cells, strict=True)):
+        rate = (_label_rate(h) or row_rate) if rates and k else None
+        if rate and _AMOUNT_CELL_RE.fullmatch(c):
+            c = f"{c} per {rate}"
         m = _HEADER_UNIT_RE.match(h)
         if m and _BARE_NUMBER_RE.fullmatch(c) and _is_unit(m.group(2)):
             # "Weight (kg) : 1.10" reads "Weight : 1.10 kg"; "Price (€) : 980" "€980".
@@ -368,6 +378,16 @@ def _table_reading(header: str, row: str) -> str:
             c = f"{c} per {per.group(1)}"
         out.append(f"{h} : {c}")
     return " ; ".join(out)
+
+
+#: A label's final "(per year)", "(per m³)", "(water and sewerage, per year)".
+_LABEL_RATE_RE = re.compile(r"[(,]\s*per\s+([^(),]{1,12}?)\s*\)\s*$", re.IGNORECASE)
+
+
+def _label_rate(label: str) -> str | None:
+    """The unit a row label or column header gives its amounts "per", when it is one."""
+    m = _LABEL_RATE_RE.search(label)
+    return m.group(1) if m is not None and _is_unit(m.group(1)) else None
 
 
 _HEADER_UNIT_RE = re.compile(r"^(.*?)\s*[(\[]\s*(?:in\s+)?([^()\[\]\s]{1,8})\s*[)\]]$")

@@ -6,7 +6,8 @@ account tokens are cut (:mod:`cairn.answer.tokens`), :func:`with_rates` rewrites
 number or quantity that a "per <time unit>" (or "a", "an", "each", "every" before the
 unit, or the slash form "km/h") applies to as a rate in the quantity's base unit per
 second (per month for months and years, which have no exact length in seconds), and the
-"per <unit>" words as one marker token ``per:time`` / ``per:months``. The rate reaches
+"per <unit>" words as one marker token ``per:time`` / ``per:months``; a counted amount
+after "per" is its unit times the count ("per 1,000 litres" = "per m³", session 10). The rate reaches
 back over at most two words ("requests") and over a range ("1 to 2", "between 30 and
 50"). Rates of different dimensions never match (per day vs per month).
 """
@@ -70,6 +71,21 @@ def _measure_unit(t: _Token) -> tuple[str, Fraction] | None:
     return spec
 
 
+def _per_amount(t: _Token) -> tuple[str, Fraction] | None:
+    """(dimension, base units) of a counted amount of data, length, mass or volume after
+    "per" (session 10: "£1.915 per 1,000 litres" = "£1.915 per m³", "per 100 g")."""
+    if t.kind != "n" or not t.key.startswith("q:"):
+        return None
+    dim, _, num = t.key[2:].rpartition(":")
+    if dim not in _PER_MEASURES:
+        return None
+    try:
+        value = Fraction(num)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return (dim, value) if value > 0 else None
+
+
 def _value(t: _Token) -> tuple[str, Fraction] | None:
     """(dimension, value) of a plain number or a quantity a rate may apply to."""
     if t.kind != "n":
@@ -117,7 +133,7 @@ def with_rates(
             if spec is None and t.key == "per":
                 # "$20 per TB" = "$0.02 per GB"; not "per GB-month" (a unit of its own).
                 compound = p + 2 < len(out) and _time_unit(out[p + 2]) is not None
-                spec = None if compound else _measure_unit(out[p + 1])
+                spec = None if compound else _measure_unit(out[p + 1]) or _per_amount(out[p + 1])
         elif (
             t.kind == "w"
             and t.text in _SLASH_UNITS

@@ -17,6 +17,7 @@ A reading is a group of (claim, evidence) pairs, every one of which must be acco
 
 from __future__ import annotations
 
+from cairn.answer.articles import one_reading
 from cairn.answer.cjk_readings import attributive_reading, continuative_reading, edition_reading
 from cairn.answer.clause_order import swapped_clauses
 from cairn.answer.conjuncts import swapped_conjuncts
@@ -36,6 +37,9 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     cents = cents_reading(claim_text, evidence_text)
     if cents is not None:
         out.append([cents])
+    ones = one_reading(claim_text, evidence_text)  # "at least an hour" = "at least 1 hour"
+    if ones is not None:
+        out.append([ones])
     swapped = [] if table else swapped_clauses(claim_text, evidence_text)
     if swapped:
         out.append(swapped)

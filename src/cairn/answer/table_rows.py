@@ -103,11 +103,13 @@ def _table_glue(t: AccountToken) -> bool:
 _MEASURE_VERBS: dict[str, tuple[str, ...]] = {
     "weigh": ("q:mass:",),
     "cost": ("q:cur",),
-    "run": ("q:time:", "q:bitrate:"),
-    "ran": ("q:time:", "q:bitrate:"),
+    # A duration in months or years is a duration too (session 10: "runs for 1 to 1.5
+    # years" reads the "12 to 18 months" cell as "lasts" does).
+    "run": ("q:time:", "q:months:", "q:bitrate:"),
+    "ran": ("q:time:", "q:months:", "q:bitrate:"),
     "last": ("q:time:", "q:months:"),
-    "tak": ("q:time:",),
-    "took": ("q:time:",),
+    "tak": ("q:time:", "q:months:"),
+    "took": ("q:time:", "q:months:"),
 }
 
 
