@@ -133,3 +133,62 @@ def test_content_missing_names_what_is_missing() -> None:
                                    cited=(), substantive=True)], [span])[0]
     assert verdict.verdict == "insufficient"
     assert verdict.reason in ("content_missing", "no_overlap") and verdict.detail
+
+
+# --- job 2: test10's CJK near-verbatim misses, by mechanism ---------------------------------
+
+
+def _verdict(claim: str, evidence: str) -> str:
+    span = EvidenceSpan(evidence_id="E1", text=evidence, uri="cairn://n/x.md", start_line=1, end_line=1)
+    return verify_claims([Claim(id="C1", text=claim, cited=(), substantive=True)], [span])[0].verdict
+
+
+@pytest.mark.parametrize(
+    ("evidence", "same", "changed"),
+    [
+        # A part of the day before a clock range holds for both ends (was CONTRADICTED).
+        ("夜班员工可在22:00–23:00领取夜宵，夜宵免费。", "夜班员工可在晚上10点至11点领取夜宵，夜宵免费。",
+         "夜班员工可在早上10点至11点领取夜宵，夜宵免费。"),
+        ("열람실은 19:00부터 21:00까지 운영한다.", "열람실은 저녁 7시부터 9시까지 운영한다.",
+         "열람실은 아침 7시부터 9시까지 운영한다."),
+        # "From" the date it takes effect is the date (was CONTRADICTED against another date).
+        ("本规定自2027年1月1日起施行。\n第2版（2025年6月1日施行）同时废止。",
+         "第2版（自2025-06-01施行）同时废止。", "第2版（自2025-07-01施行）同时废止。"),
+        # "，并" added between two verb phrases of one subject.
+        ("本规定经总经理王建国批准，自2027年1月1日起施行。", "本规定经总经理王建国批准，并自2027年1月1日起施行。",
+         "本规定经总经理王建国批准，并自2027年2月1日起施行。"),
+        ("土方运输车辆出场前必须冲洗车轮，不得带泥上路。", "土方运输车辆出场前必须冲洗车轮，并不得带泥上路。",
+         "土方运输车辆出场前必须冲洗车轮，并不带泥上路。"),
+        # Two verb phrases around "，并" in the other order, the subject and modal kept.
+        ("所有厨房人员必须持有有效健康证，并每年体检一次。", "所有厨房人员必须每年体检一次，并持有有效健康证。",
+         "所有厨房人员必须每月体检一次，并持有有效健康证。"),
+        # 在…后 = …后.
+        ("餐具使用后应送到回收处，不得带出食堂。", "餐具在使用后应送到回收处，不得带出食堂。",
+         "餐具在使用前应送到回收处，不得带出食堂。"),
+        # Korean number words, 만, native counts.
+        ("식권은 별도로 구매하며, 1식에 4,500원이다.", "식권은 별도로 구매하며, 1식에 사천오백 원이다.",
+         "식권은 별도로 구매하며, 1식에 사천육백 원이다."),
+        ("회원증 재발급 수수료는 1,000원이다.", "회원증 재발급 수수료는 천 원이다.", "회원증 재발급 수수료는 만 원이다."),
+        ("두 번째 차량은 월 20,000원의 주차료를 낸다.", "두 번째 차량은 월 2만 원의 주차료를 낸다.",
+         "두 번째 차량은 월 3만 원의 주차료를 낸다."),
+        ("퇴사 조치를 받은 학생은 다음 두 학기 동안 입사를 신청할 수 없다.",
+         "퇴사 조치를 받은 학생은 다음 2개 학기 동안 입사를 신청할 수 없다.",
+         "퇴사 조치를 받은 학생은 다음 3개 학기 동안 입사를 신청할 수 없다."),
+        # A Korean list of three nouns in another order.
+        ("전기난로, 전기장판, 전기밥솥은 방에서 사용할 수 없다.", "전기밥솥, 전기난로, 전기장판은 방에서 사용할 수 없다.",
+         "전자레인지, 전기난로, 전기장판은 방에서 사용할 수 없다."),
+        # Coordinated items keep their parentheses (the changed one was a FALSE SUPPORT).
+        ("제2기숙사는 남학생동(A동)과 여학생동(B동)으로 구성되며 총 420명을 수용한다.",
+         "제2기숙사는 여학생동(B동)과 남학생동(A동)으로 구성되며 총 420명을 수용한다.",
+         "제2기숙사는 남학생동(B동)과 여학생동(A동)으로 구성되며 총 420명을 수용한다."),
+    ],
+)
+def test_cjk_equivalence_and_changed_neighbour(evidence: str, same: str, changed: str) -> None:
+    assert _verdict(same, evidence) == "supported"
+    assert _verdict(changed, evidence) != "supported"
+
+
+def test_emphatic_negation_is_not_read_as_and() -> None:
+    """并不 (emphatic "not") is never read away: it is not the "，并" of two verb phrases."""
+    evidence = "本规定经总经理批准，自2027年1月1日起施行。"
+    assert _verdict("本规定经总经理批准，并不自2027年1月1日起施行。", evidence) != "supported"
