@@ -626,7 +626,47 @@ def table_cases() -> list[dict[str, str]]:
                 if changed:
                     out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
                                 "evidence": evidence, "claim": changed})
-    return out + _two_clause_row_cases(rows)
+    return out + _two_clause_row_cases(rows) + _elided_head_cases(rows)
+
+
+def _elided_sentence(lang: str, label: str, p1: str, suffix: str, v1: str, p2: str, v2: str) -> str:
+    """Two cells of a row, the second clause naming its column by the part that sets it
+    apart ("员工午餐价格为12元，访客为25元")."""
+    if lang == "ko":
+        return f"{label}의 {p1}{suffix}{'은' if _batchim(suffix) else '는'} {v1}이고, {p2}{'은' if _batchim(p2) else '는'} {v2}이다."
+    if lang == "ja":
+        return f"{label}の{p1}{suffix}は{v1}で、{p2}は{v2}です。"
+    return f"{p1}{label}{suffix}为{v1}，{p2}为{v2}。"
+
+
+def _elided_head_cases(rows: list[tuple[str, str, str, list[str], list[str]]]) -> list[dict[str, str]]:
+    """Session 10: two numeric cells whose headers share an ending (员工价格, 访客价格) read
+    as two clauses, the second naming only the part that differs, kept; changed: the two
+    values swapped, or the second from another row."""
+    out: list[dict[str, str]] = []
+    numeric = r"[\d,.]+ ?[^\s\d|()（）、，~～-]{1,4}"
+    for origin, lang, evidence, head, cells in rows:
+        for k1 in range(1, len(cells)):
+            for k2 in range(1, len(cells)):
+                h1, h2, v1, v2 = head[k1], head[k2], cells[k1], cells[k2]
+                if k1 == k2 or v1 == v2 or not (re.fullmatch(numeric, v1) and re.fullmatch(numeric, v2)):
+                    continue
+                n = 0
+                while n < min(len(h1), len(h2)) - 1 and h1[-1 - n] == h2[-1 - n]:
+                    n += 1
+                if n < 2 or " " in h1[: len(h1) - n].strip() + h2[: len(h2) - n].strip():
+                    continue
+                suffix, p1, p2 = h1[len(h1) - n :].strip(), h1[: len(h1) - n].strip(), h2[: len(h2) - n].strip()
+                if not (p1 and p2 and suffix):
+                    continue
+                case = {"origin": origin, "lang": lang, "evidence": evidence}
+                out.append(case | {"side": "keep", "kind": "table-elided-head",
+                                   "claim": _elided_sentence(lang, cells[0], p1, suffix, v1, p2, v2)})
+                wrong = [_elided_sentence(lang, cells[0], p1, suffix, v2, p2, v1)]
+                wrong += [_elided_sentence(lang, cells[0], p1, suffix, v1, p2, c[k2]) for o, _, _, h, c in rows
+                          if o == origin and h == head and c[0] != cells[0] and c[k2] != v2][:1]
+                out += [case | {"side": "change", "kind": "table-elided-head-wrong", "claim": w} for w in wrong]
+    return out
 
 
 def _two_clause_sentence(lang: str, label: str, first: str, head: str, value: str) -> str:

@@ -192,3 +192,17 @@ def test_emphatic_negation_is_not_read_as_and() -> None:
     """并不 (emphatic "not") is never read away: it is not the "，并" of two verb phrases."""
     evidence = "本规定经总经理批准，自2027年1月1日起施行。"
     assert _verdict("本规定经总经理批准，并不自2027年1月1日起施行。", evidence) != "supported"
+
+
+def test_table_clause_names_its_column_by_the_part_that_differs() -> None:
+    """"员工午餐价格为12元，访客为25元" reads 访客价格 in its second clause; the values swapped or
+    another row's visitor price are not supported."""
+    table = "| 餐次 | 员工价格 | 访客价格 |\n|---|---|---|\n| 午餐 | 12元 | 25元 |\n| 晚餐 | 10元 | 20元 |"
+    span = EvidenceSpan(evidence_id="E1", text=table, uri="cairn://n/x.md", start_line=1, end_line=4)
+
+    def verdict(claim: str) -> str:
+        return verify_claims([Claim(id="C1", text=claim, cited=(), substantive=True)], [span])[0].verdict
+
+    assert verdict("员工午餐价格为12元，访客为25元。") == "supported"
+    assert verdict("员工午餐价格为25元，访客为12元。") != "supported"
+    assert verdict("员工午餐价格为12元，访客为20元。") != "supported"
