@@ -91,17 +91,19 @@ def _contains(hay: list[AccountToken], seg: list[AccountToken], split: bool = Fa
     # Session 8: the second run comes after the first, as the shared part and the item
     # stand in the evidence: a "た" found earlier in the clause is not the end of
     # "請求し" (請求した is not 請求する after 喫煙した).
-    # Never inside a parenthesis: "남학생동(" + "B동)" is not the item 남학생동(B동).
+    # Never through a parenthesis the item closes: "남학생동(" + "B동)" is not the item
+    # 남학생동(B동) (an item inside a parenthesis, "文件（" + "所有者", may still move).
     return split and any(
         any(i + k <= j for i in _starts(hay, seg[:k]) for j in _starts(hay, seg[k:]))
         for k in range(1, len(seg))
-        if _depth(seg[:k]) == 0
+        if not _cuts_parenthesis(seg, k)
     )
 
 
-def _depth(tokens: list[AccountToken]) -> int:
-    """Parentheses opened and not closed in ``tokens``."""
-    return sum((t.key in "(（") - (t.key in ")）") for t in tokens if t.kind == "p")
+def _cuts_parenthesis(seg: list[AccountToken], k: int) -> bool:
+    """Whether ``seg[:k]`` opens a parenthesis that ``seg[k:]`` closes."""
+    opened = sum((t.key in "(（") - (t.key in ")）") for t in seg[:k] if t.kind == "p")
+    return opened > 0 and any(t.kind == "p" and t.key in ")）" for t in seg[k:])
 
 
 def _starts(hay: list[AccountToken], seg: list[AccountToken]) -> list[int]:
