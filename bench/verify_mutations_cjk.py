@@ -1211,17 +1211,22 @@ def _zh_per_slash_wrong(lang: str, s: str) -> Iterator[str]:
 _PM_RANGE_RE = re.compile(r"(?<![\d:])(1[3-9]|2[0-3]):00 ?[~〜～\-–] ?(1[4-9]|2[0-3]):00(?![\d:])")
 _PART_WORDS = {"zh": ("晚上", "点", "至", "", "早上"), "ja": ("夜", "時", "から", "まで", "朝"),
                "ko": ("저녁 ", "시", "부터 ", "까지", "아침 ")}
+_HALF_WORDS = {"zh": ("下午", "上午"), "ja": ("午後", "午前"), "ko": ("오후 ", "오전 ")}
 
 
 def _part_range(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
-    """An evening clock range said with its part of the day once (22:00–23:00 = 晚上10点至11点
-    = 夜10時から11時まで = 저녁 10시부터 11시까지); ``wrong``: the morning part."""
+    """An afternoon or evening clock range said with its half or part of the day once
+    (15:00–17:00 = 下午3点至5点 = 午後3時から5時まで = 오후 3시부터 5시까지; 22:00–23:00 =
+    晚上10点至11点); ``wrong``: the morning half or part."""
     m = _PM_RANGE_RE.search(s)
-    if m and int(m.group(2)) > int(m.group(1)) >= 17:
+    if m and int(m.group(2)) > int(m.group(1)):
         part, hour, to, until, morning = _PART_WORDS[lang]
+        pm, am = _HALF_WORDS[lang]
         h1, h2 = int(m.group(1)) - 12, int(m.group(2)) - 12
-        said = f"{morning if wrong else part}{h1}{hour}{to}{h2}{hour}{until}"
-        yield s[: m.start()] + said + s[m.end() :]
+        words = [(am, pm)] + ([(morning, part)] if h1 >= 5 else [])
+        for wrong_word, right_word in words:
+            said = f"{wrong_word if wrong else right_word}{h1}{hour}{to}{h2}{hour}{until}"
+            yield s[: m.start()] + said + s[m.end() :]
 
 
 def _part_range_wrong(lang: str, s: str) -> Iterator[str]:

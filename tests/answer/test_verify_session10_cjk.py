@@ -149,6 +149,8 @@ def _verdict(claim: str, evidence: str) -> str:
         # A part of the day before a clock range holds for both ends (was CONTRADICTED).
         ("夜班员工可在22:00–23:00领取夜宵，夜宵免费。", "夜班员工可在晚上10点至11点领取夜宵，夜宵免费。",
          "夜班员工可在早上10点至11点领取夜宵，夜宵免费。"),
+        ("会议室在15:00–17:00开放。", "会议室在下午3点至5点开放。", "会议室在下午3点至4点开放。"),
+        ("受付は14:00から16:00までです。", "受付は午後2時から4時までです。", "受付は午前2時から4時までです。"),
         ("열람실은 19:00부터 21:00까지 운영한다.", "열람실은 저녁 7시부터 9시까지 운영한다.",
          "열람실은 아침 7시부터 9시까지 운영한다."),
         # "From" the date it takes effect is the date (was CONTRADICTED against another date).
@@ -186,6 +188,13 @@ def _verdict(claim: str, evidence: str) -> str:
 def test_cjk_equivalence_and_changed_neighbour(evidence: str, same: str, changed: str) -> None:
     assert _verdict(same, evidence) == "supported"
     assert _verdict(changed, evidence) != "supported"
+
+
+def test_a_respective_korean_list_keeps_its_order() -> None:
+    """A list paired "respectively" (각각) with another is not a set: its order is meaning."""
+    evidence = "철수, 영희, 민수는 각각 1층, 2층, 3층에 산다."
+    assert _verdict("철수, 영희, 민수는 각각 1층, 2층, 3층에 산다.", evidence) == "supported"
+    assert _verdict("영희, 철수, 민수는 각각 1층, 2층, 3층에 산다.", evidence) != "supported"
 
 
 def test_emphatic_negation_is_not_read_as_and() -> None:

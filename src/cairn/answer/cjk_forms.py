@@ -39,8 +39,8 @@ Only exact equivalences, applied to claim and evidence alike:
   length after it is the range (18時から19時までの1時間 = 18時から19時まで, 12時から13時までの60分);
   a count per period with or without "every" (毎月1回 = 月に1回 = 月1回, 매월 1회 = 월 1회);
   することができる = できる; 100元/天 = 每天100元.
-* session 10: a part of the day before a clock range holds for both ends (晚上10点至11点 =
-  22:00~23:00, 저녁 7시부터 9시까지); "from" a date something takes effect is the date
+* session 10: a part or half of the day before a clock range holds for both ends
+  (晚上10点至11点 = 22:00~23:00, 下午3点至5点, 오후 2시부터 4시까지); "from" a date something takes effect is the date
   it takes effect (自2027年1月1日起施行 = 2027年1月1日施行); "，并" between two verb
   phrases of one subject coordinates them as "并" does; "在…后" is "…后" (在使用后 =
   使用后); Korean Sino-Korean number words before a counter are the number (사천오백 원 =
@@ -466,15 +466,16 @@ _JA_SURU_KOTO_RE = re.compile(r"(?<=[\u4e00-\u9fff\u30a0-\u30ff])すること[�
 _ZH_PER_SLASH_RE = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)(元|块)\s?/\s?(天|日|晚|月|年|人|次|小时)")
 
 
-#: Session 10: a part of the day before a clock range holds for its second hour too, when
-#: that hour is later in the same part (晚上10点至11点 = 晚上10点至晚上11点).
+#: Session 10: a part or half of the day before a clock range holds for its second hour
+#: too, when that hour is later in the same half (晚上10点至11点 = 晚上10点至晚上11点,
+#: 下午3点至5点, 오후 2시부터 4시까지, 午後2時から4時まで; not up to 12).
 _PART_RANGE_RE = re.compile(
-    rf"({_PARTS})\s?(\d{{1,2}})\s?(点|點|時(?!間)|时(?!间)|시(?!간))\s?(至|到|~|～|-|–|から|부터 ?)\s?(\d{{1,2}})(?=\s?(?:点|點|時(?!間)|时(?!间)|시(?!간)))"
+    rf"({_PARTS}|오전|오후|上午|下午|午前|午後)\s?(\d{{1,2}})\s?(点|點|時(?!間)|时(?!间)|시(?!간))\s?(至|到|~|～|-|–|から|부터 ?)\s?(\d{{1,2}})(?=\s?(?:点|點|時(?!間)|时(?!间)|시(?!간)))"
 )
 
 
 def _part_range(m: re.Match[str]) -> str:
-    if int(m.group(5)) <= int(m.group(2)):
+    if not int(m.group(2)) < int(m.group(5)) < 12:
         return m.group()
     return f"{m.group(1)}{m.group(2)}{m.group(3)}{m.group(4)}{m.group(1)}{m.group(5)}"
 
@@ -542,8 +543,7 @@ def canonical_cjk(text: str) -> str:
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, _MAN_CHEON_RE.sub(_man_cheon, text)))
     text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
-    text = _HALF_DAY_RE.sub(_clock, text)
-    text = _PART_RANGE_RE.sub(_part_range, text)
+    text = _HALF_DAY_RE.sub(_clock, _PART_RANGE_RE.sub(_part_range, text))
     text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
     text = _CLOCK_RANGE_RE.sub(_clock_range, text)
     if "~" in text:
@@ -568,7 +568,8 @@ def canonical_cjk(text: str) -> str:
     if _HANGUL.search(text):
         text = _KO_MAN_RE.sub(_ko_man, _KO_SINO_RE.sub(_ko_sino, text))
         text = _KO_N_GAE_RE.sub(r"\1 ", _KO_NATIVE_RE.sub(lambda m: f"{_KO_NATIVE[m.group(1)]} ", text))
-        text = _KO_LIST_RE.sub(_ko_list, text)
+        if "각각" not in text:  # "A, B, C는 각각 …" pairs its items in order
+            text = _KO_LIST_RE.sub(_ko_list, text)
         text = _KO_DAYS_RE.sub(r"\1天", _KO_METRIC_RE.sub(lambda m: _KO_METRIC[m.group(1)], text))
         text = _KO_PERIOD_SPAN_RE.sub(r"\1", text.replace("天이 ", "天는 ").replace("天가 ", "天는 "))
         text = _KO_WEEKS_RE.sub(r"\1주", text)
