@@ -27,6 +27,15 @@ polite verb forms, Korean "-하고" clauses with their own subjects, and CJK tab
 as sentences (``table_cases``: a numeric cell as "<row>의 <column>은 <cell>이다."; changed:
 another row's or column's cell, the copula negated or past).
 
+Session 10 families (test10 notes added to the sources), each preserving and changing: an
+evening clock range with its part of the day said once (晚上10点至11点; changed: the
+morning part), "自…起" around the date something takes effect (changed: the day after),
+"，并" added between verb phrases (changed: 并不) and two "，并" verb phrases swapped
+(changed: a frequency or number too), 在…后 (changed: 在…前), Korean amounts in words and
+in 만 (changed: another amount), native counts (두 학기 = 2개 학기), three-noun lists
+reordered (changed: one item replaced), and coordinated items with their parentheses
+(changed: the parentheses swapped only).
+
 Printed: per language and mutation, n and the verdicts; headline: support rate on the
 keep side, keep claims marked contradicted (goal 0), false supports on the change side
 (goal 0).
@@ -52,7 +61,7 @@ from cairn.answer import Claim, EvidenceSpan, verify_claims
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "bench" / "verify_set"
 TLDR = ROOT / "bench" / "cjk"
-SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9")
+SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10")
 
 Mutation = Callable[[str, str], Iterator[str]]
 
@@ -617,7 +626,47 @@ def table_cases() -> list[dict[str, str]]:
                 if changed:
                     out.append({"origin": origin, "lang": lang, "side": "change", "kind": "table-row-wrong",
                                 "evidence": evidence, "claim": changed})
-    return out + _two_clause_row_cases(rows)
+    return out + _two_clause_row_cases(rows) + _elided_head_cases(rows)
+
+
+def _elided_sentence(lang: str, label: str, p1: str, suffix: str, v1: str, p2: str, v2: str) -> str:
+    """Two cells of a row, the second clause naming its column by the part that sets it
+    apart ("员工午餐价格为12元，访客为25元")."""
+    if lang == "ko":
+        return f"{label}의 {p1}{suffix}{'은' if _batchim(suffix) else '는'} {v1}이고, {p2}{'은' if _batchim(p2) else '는'} {v2}이다."
+    if lang == "ja":
+        return f"{label}の{p1}{suffix}は{v1}で、{p2}は{v2}です。"
+    return f"{p1}{label}{suffix}为{v1}，{p2}为{v2}。"
+
+
+def _elided_head_cases(rows: list[tuple[str, str, str, list[str], list[str]]]) -> list[dict[str, str]]:
+    """Session 10: two numeric cells whose headers share an ending (员工价格, 访客价格) read
+    as two clauses, the second naming only the part that differs, kept; changed: the two
+    values swapped, or the second from another row."""
+    out: list[dict[str, str]] = []
+    numeric = r"[\d,.]+ ?[^\s\d|()（）、，~～-]{1,4}"
+    for origin, lang, evidence, head, cells in rows:
+        for k1 in range(1, len(cells)):
+            for k2 in range(1, len(cells)):
+                h1, h2, v1, v2 = head[k1], head[k2], cells[k1], cells[k2]
+                if k1 == k2 or v1 == v2 or not (re.fullmatch(numeric, v1) and re.fullmatch(numeric, v2)):
+                    continue
+                n = 0
+                while n < min(len(h1), len(h2)) - 1 and h1[-1 - n] == h2[-1 - n]:
+                    n += 1
+                if n < 2 or " " in h1[: len(h1) - n].strip() + h2[: len(h2) - n].strip():
+                    continue
+                suffix, p1, p2 = h1[len(h1) - n :].strip(), h1[: len(h1) - n].strip(), h2[: len(h2) - n].strip()
+                if not (p1 and p2 and suffix):
+                    continue
+                case = {"origin": origin, "lang": lang, "evidence": evidence}
+                out.append(case | {"side": "keep", "kind": "table-elided-head",
+                                   "claim": _elided_sentence(lang, cells[0], p1, suffix, v1, p2, v2)})
+                wrong = [_elided_sentence(lang, cells[0], p1, suffix, v2, p2, v1)]
+                wrong += [_elided_sentence(lang, cells[0], p1, suffix, v1, p2, c[k2]) for o, _, _, h, c in rows
+                          if o == origin and h == head and c[0] != cells[0] and c[k2] != v2][:1]
+                out += [case | {"side": "change", "kind": "table-elided-head-wrong", "claim": w} for w in wrong]
+    return out
 
 
 def _two_clause_sentence(lang: str, label: str, first: str, head: str, value: str) -> str:
@@ -1157,6 +1206,226 @@ def _zh_per_slash_wrong(lang: str, s: str) -> Iterator[str]:
     return _zh_per_slash(lang, s, wrong=True)
 
 
+# --- session 10 families (each with a preserving and a changing generator) --------------------
+
+_PM_RANGE_RE = re.compile(r"(?<![\d:])(1[3-9]|2[0-3]):00 ?[~〜～\-–] ?(1[4-9]|2[0-3]):00(?![\d:])")
+_PART_WORDS = {"zh": ("晚上", "点", "至", "", "早上"), "ja": ("夜", "時", "から", "まで", "朝"),
+               "ko": ("저녁 ", "시", "부터 ", "까지", "아침 ")}
+_HALF_WORDS = {"zh": ("下午", "上午"), "ja": ("午後", "午前"), "ko": ("오후 ", "오전 ")}
+
+
+def _part_range(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """An afternoon or evening clock range said with its half or part of the day once
+    (15:00–17:00 = 下午3点至5点 = 午後3時から5時まで = 오후 3시부터 5시까지; 22:00–23:00 =
+    晚上10点至11点); ``wrong``: the morning half or part."""
+    m = _PM_RANGE_RE.search(s)
+    if m and int(m.group(2)) > int(m.group(1)):
+        part, hour, to, until, morning = _PART_WORDS[lang]
+        pm, am = _HALF_WORDS[lang]
+        h1, h2 = int(m.group(1)) - 12, int(m.group(2)) - 12
+        words = [(am, pm)] + ([(morning, part)] if h1 >= 5 else [])
+        for wrong_word, right_word in words:
+            said = f"{wrong_word if wrong else right_word}{h1}{hour}{to}{h2}{hour}{until}"
+            yield s[: m.start()] + said + s[m.end() :]
+
+
+def _part_range_wrong(lang: str, s: str) -> Iterator[str]:
+    return _part_range(lang, s, wrong=True)
+
+
+_ZH_DATE_RE = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})日")
+_TAKES_EFFECT_RE = re.compile(r"(自)?(\d{4})年(\d{1,2})月(\d{1,2})日(起)?(?=施行|生效|实施)")
+
+
+def _from_date(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """The date something takes effect with or without "自…起" (自2027年1月1日起施行 =
+    自2027-01-01施行 = 2027-01-01起施行); ``wrong``: the day after."""
+    if lang != "zh":
+        return
+    m = _TAKES_EFFECT_RE.search(s)
+    if m:
+        y, mo, d = int(m.group(2)), int(m.group(3)), int(m.group(4)) + (1 if wrong else 0)
+        iso = f"{y}-{mo:02d}-{d:02d}"
+        for form in ((f"自{iso}" if m.group(1) is None else iso) + ("" if m.group(5) else "起"),
+                     f"自{iso}" if m.group(5) else f"{iso}起"):
+            yield s[: m.start()] + form + s[m.end() :]
+
+
+def _from_date_wrong(lang: str, s: str) -> Iterator[str]:
+    return _from_date(lang, s, wrong=True)
+
+
+_COMMA_AND_RE = re.compile(r"^(?P<subj>[^，。；]*?(?:必须|须|应|可以|可))(?P<a>[^，。；并]{2,14})，并(?![不非没未无且])(?P<b>[^，。；]{2,14})。$")
+
+
+def _comma_and_swap(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Two verb phrases of one subject and modal around "，并" in the other order
+    (必须持有健康证，并每年体检一次 = 必须每年体检一次，并持有健康证); ``wrong``: with a
+    number or frequency changed too."""
+    if lang != "zh":
+        return
+    m = _COMMA_AND_RE.match(s)
+    if m:
+        out = f"{m.group('subj')}{m.group('b')}，并{m.group('a')}。"
+        if wrong:
+            changed = re.sub(r"每年|每月|每周|每天", lambda w: {"每年": "每月", "每月": "每周", "每周": "每天", "每天": "每周"}[w.group()], out, count=1)
+            if changed == out:
+                changed = re.sub(r"(?<![\d.,])\d+", lambda n: str(int(n.group()) + 1), out, count=1)
+            out = changed
+        if out != s and (not wrong or out != f"{m.group('subj')}{m.group('b')}，并{m.group('a')}。"):
+            yield out
+
+
+def _comma_and_swap_wrong(lang: str, s: str) -> Iterator[str]:
+    return _comma_and_swap(lang, s, wrong=True)
+
+
+_COMMA_VP_RE = re.compile(r"(?<=[\u4e00-\u9fff])，(?=(?:自|经|须|应|不得|每|可)[\u4e00-\u9fff\d])")
+
+
+def _comma_and_added(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """"，并" where the sentence has "，" before a verb phrase (…批准，自… = …批准，并自…);
+    ``wrong``: "，并不" (negated)."""
+    if lang != "zh" or "并" in s:
+        return
+    m = _COMMA_VP_RE.search(s)
+    if m:
+        yield s[: m.end()] + ("并不" if wrong else "并") + s[m.end() :]
+
+
+def _comma_and_added_wrong(lang: str, s: str) -> Iterator[str]:
+    return _comma_and_added(lang, s, wrong=True)
+
+
+_VP_AFTER_RE = re.compile(r"(?<=[\u4e00-\u9fff])(?<![在于])([\u4e00-\u9fff]{2})(后)(?=[\u4e00-\u9fff]{2})")
+
+
+def _at_after(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """"在" around "…后" (餐具使用后 = 餐具在使用后); ``wrong``: 在…前."""
+    if lang != "zh" or "在" in s:
+        return
+    m = _VP_AFTER_RE.search(s)
+    if m:
+        yield s[: m.start()] + "在" + m.group(1) + ("前" if wrong else "后") + s[m.end() :]
+
+
+def _at_after_wrong(lang: str, s: str) -> Iterator[str]:
+    return _at_after(lang, s, wrong=True)
+
+
+_SINO_DIGITS = "일이삼사오육칠팔구"
+
+
+def _sino_korean(n: int) -> str:
+    out = ""
+    for value, word in ((10000, "만"), (1000, "천"), (100, "백"), (10, "십")):
+        q, n = divmod(n, value)
+        if q:
+            out += ("" if q == 1 else _sino_korean(q)) + word
+    return out + (_SINO_DIGITS[n - 1] if n else "")
+
+
+def _ko_number_words(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Korean amount in Sino-Korean words (4,500원 = 사천오백 원); ``wrong``: 100 more."""
+    if lang != "ko":
+        return
+    m = re.search(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d{3,})원", s)
+    if m:
+        n = int(m.group(1).replace(",", "")) + (100 if wrong else 0)
+        if n < 100000000:
+            yield s[: m.start()] + _sino_korean(n) + " 원" + s[m.end() :]
+
+
+def _ko_number_words_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ko_number_words(lang, s, wrong=True)
+
+
+def _ko_man(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Korean amount in 만 (1,480,000원 = 148만 원); ``wrong``: one 만 more."""
+    if lang != "ko":
+        return
+    m = re.search(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d{5,})원", s)
+    if m:
+        n = int(m.group(1).replace(",", ""))
+        if n % 10000 == 0:
+            yield s[: m.start()] + f"{n // 10000 + (1 if wrong else 0)}만 원" + s[m.end() :]
+
+
+def _ko_man_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ko_man(lang, s, wrong=True)
+
+
+_KO_NATIVE_COUNT = {"한": 1, "두": 2, "세": 3, "네": 4}
+_KO_COUNT_NOUN_RE = re.compile(r"(?<![가-힣])(한|두|세|네) (학기|과목|차례|가지)")
+
+
+def _ko_native_count(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A native Korean count as "N개" (두 학기 = 2개 학기); ``wrong``: one more."""
+    if lang != "ko":
+        return
+    m = _KO_COUNT_NOUN_RE.search(s)
+    if m:
+        yield s[: m.start()] + f"{_KO_NATIVE_COUNT[m.group(1)] + (1 if wrong else 0)}개 {m.group(2)}" + s[m.end() :]
+
+
+def _ko_native_count_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ko_native_count(lang, s, wrong=True)
+
+
+_KO_LIST3_RE = re.compile(r"(?<![가-힣])((?:[가-힣]{2,8}, ){2,}[가-힣]{2,8}?)(은|는|이|가|을|를)(?= )")
+
+
+def _ko_list_order(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Korean list of three or more nouns in another order, the particle on the new last
+    item (전기난로, 전기장판, 전기밥솥은 = 전기밥솥, 전기난로, 전기장판은); ``wrong``: one
+    item replaced by another noun."""
+    if lang != "ko":
+        return
+    m = _KO_LIST3_RE.search(s)
+    if m and not any(i.endswith(tuple("며고면서나지어아해여")) for i in m.group(1).split(", ")):
+        items = m.group(1).split(", ")
+        items = items[-1:] + items[:-1]
+        if wrong:
+            items[0] = "전자레인지" if items[0] != "전자레인지" else "냉장고"
+        last = items[-1]
+        particle = m.group(2)
+        if particle in "은는":
+            particle = "은" if (ord(last[-1]) - 0xAC00) % 28 else "는"
+        elif particle in "이가":
+            particle = "이" if (ord(last[-1]) - 0xAC00) % 28 else "가"
+        elif particle in "을를":
+            particle = "을" if (ord(last[-1]) - 0xAC00) % 28 else "를"
+        yield s[: m.start()] + ", ".join(items) + particle + s[m.end() :]
+
+
+def _ko_list_order_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ko_list_order(lang, s, wrong=True)
+
+
+_PAREN_ITEMS_RE = re.compile(r"(?<![가-힣])([가-힣]{1,8})\(([^()]{1,8})\)(과|와) ([가-힣]{1,8})\(([^()]{1,8})\)")
+
+
+def _paren_items(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Two coordinated Korean items with their parentheses in the other order (남학생동(A동)과
+    여학생동(B동) = 여학생동(B동)과 남학생동(A동)); ``wrong``: the parentheses swapped only."""
+    if lang != "ko":
+        return
+    m = _PAREN_ITEMS_RE.search(s)
+    if m:
+        a, pa, conj, b, pb = m.groups()
+        if pa == pb:
+            return
+        first, second = ((a, pb), (b, pa)) if wrong else ((b, pb), (a, pa))
+        conj = "과" if (ord(first[1][-1]) - 0xAC00) % 28 and 0xAC00 <= ord(first[1][-1]) <= 0xD7A3 else "와"
+        if not 0xAC00 <= ord(first[1][-1]) <= 0xD7A3:
+            conj = m.group(3)
+        yield s[: m.start()] + f"{first[0]}({first[1]}){conj} {second[0]}({second[1]})" + s[m.end() :]
+
+
+def _paren_items_wrong(lang: str, s: str) -> Iterator[str]:
+    return _paren_items(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
     "variant": _variants,
     "ja-ending": _ja_endings,
@@ -1195,6 +1464,16 @@ KEEP: dict[str, Mutation] = {
     "per-period": _per_period,
     "suru-koto": _suru_koto,
     "zh-per-slash": _zh_per_slash,
+    "part-range": _part_range,
+    "from-date": _from_date,
+    "comma-and-swap": _comma_and_swap,
+    "comma-and-added": _comma_and_added,
+    "at-after": _at_after,
+    "ko-number-words": _ko_number_words,
+    "ko-man": _ko_man,
+    "ko-native-count": _ko_native_count,
+    "ko-list-order": _ko_list_order,
+    "paren-items": _paren_items,
 }
 
 
@@ -1389,6 +1668,16 @@ CHANGE: dict[str, Mutation] = {
     "per-period-wrong": _per_period_wrong,
     "suru-koto-wrong": _suru_koto_wrong,
     "zh-per-slash-wrong": _zh_per_slash_wrong,
+    "part-range-wrong": _part_range_wrong,
+    "from-date-wrong": _from_date_wrong,
+    "comma-and-swap-wrong": _comma_and_swap_wrong,
+    "comma-and-added-wrong": _comma_and_added_wrong,
+    "at-after-wrong": _at_after_wrong,
+    "ko-number-words-wrong": _ko_number_words_wrong,
+    "ko-man-wrong": _ko_man_wrong,
+    "ko-native-count-wrong": _ko_native_count_wrong,
+    "ko-list-order-wrong": _ko_list_order_wrong,
+    "paren-items-wrong": _paren_items_wrong,
 }
 
 

@@ -39,6 +39,15 @@ Only exact equivalences, applied to claim and evidence alike:
   length after it is the range (18時から19時までの1時間 = 18時から19時まで, 12時から13時までの60分);
   a count per period with or without "every" (毎月1回 = 月に1回 = 月1回, 매월 1회 = 월 1회);
   することができる = できる; 100元/天 = 每天100元.
+* session 10: a part or half of the day before a clock range holds for both ends
+  (晚上10点至11点 = 22:00~23:00, 下午3点至5点, 오후 2시부터 4시까지); "from" a date something takes effect is the date
+  it takes effect (自2027年1月1日起施行 = 2027年1月1日施行); "，并" between two verb
+  phrases of one subject coordinates them as "并" does; "在…后" is "…后" (在使用后 =
+  使用后); Korean Sino-Korean number words before a counter are the number (사천오백 원 =
+  4500원), a count in 만 is the number (148만 원 = 1480000원), a native count before a
+  counted noun is the digit (두 학기 = 2개 학기 = 2 학기); a Korean list of three or more
+  nouns is one set whatever its order (전기밥솥, 전기난로, 전기장판은 = 전기난로, 전기장판,
+  전기밥솥은).
 """
 
 from __future__ import annotations
@@ -457,12 +466,84 @@ _JA_SURU_KOTO_RE = re.compile(r"(?<=[\u4e00-\u9fff\u30a0-\u30ff])すること[�
 _ZH_PER_SLASH_RE = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)(元|块)\s?/\s?(天|日|晚|月|年|人|次|小时)")
 
 
+#: Session 10: a part or half of the day before a clock range holds for its second hour
+#: too, when that hour is later in the same half (晚上10点至11点 = 晚上10点至晚上11点,
+#: 下午3点至5点, 오후 2시부터 4시까지, 午後2時から4時まで; not up to 12).
+_PART_RANGE_RE = re.compile(
+    rf"({_PARTS}|오전|오후|上午|下午|午前|午後)\s?(\d{{1,2}})\s?(点|點|時(?!間)|时(?!间)|시(?!간))\s?(至|到|~|～|-|–|から|부터 ?)\s?(\d{{1,2}})(?=\s?(?:点|點|時(?!間)|时(?!间)|시(?!간)))"
+)
+
+
+def _part_range(m: re.Match[str]) -> str:
+    if not int(m.group(2)) < int(m.group(5)) < 12:
+        return m.group()
+    return f"{m.group(1)}{m.group(2)}{m.group(3)}{m.group(4)}{m.group(1)}{m.group(5)}"
+
+
+#: Session 10: "from" the date something takes effect (自/从 … 起) is that date.
+_DATE = r"\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?[日号]|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|d\d{8}(?!\d)"
+_FROM_DATE_RE = re.compile(rf"(?:自|从)\s?({_DATE})\s?起?(?=\s?(?:施行|生效|实施|执行))|({_DATE})\s?起(?=\s?(?:施行|生效|实施|执行))")
+#: Session 10: "，并" before a verb phrase of the same subject (not 并不/并非/并且/...).
+_ZH_COMMA_AND_RE = re.compile(r"[，,]\s?并(?!不(?!得)|[非没未无且列行存重入购发用称排])(?=[\u4e00-\u9fff])")
+#: Session 10: "在 … 后" around a short verb phrase is "… 后" (not 存在/现在/实在/正在/所在).
+_ZH_AT_AFTER_RE = re.compile(r"(?<![存现实正所好])在(?=[\u4e00-\u9fff]{2,4}(?:之后|以后|后))")
+#: Session 10: Sino-Korean number words (two syllables or more, with a multiplier; one
+#: multiplier alone before " 원") before a counter: 사천오백 원 = 4500원, 삼십 명 = 30명, 천 원.
+_KO_SINO = "일이삼사오육칠팔구"
+_KO_SINO_RE = re.compile(
+    r"(?<![가-힣\d.,])([일이삼사오육칠팔구십백천만]{2,8}|[십백천만](?= 원))\s?(?=원|명|개|권|회|번|점|층|시간|개월)"
+)
+#: Session 10: a count in 만 (억) before 원/명 is the number: 148만 원 = 1480000원.
+_KO_MAN_RE = re.compile(r"(?<![\d.,])(\d+)(?:\.(\d+))?\s?(만|억)\s?(?=원|명)")
+#: Session 10: a native Korean count before a counted noun is the digit, and "N개 <noun>"
+#: the same count: 두 학기 = 2개 학기 = 2 학기.
+_KO_NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6}
+_KO_COUNTED = "학기|과목|달|해|차례|가지"
+_KO_NATIVE_RE = re.compile(rf"(?<![가-힣])(한|두|세|네|다섯|여섯) (?=(?:{_KO_COUNTED})(?![가-힣]))")
+_KO_N_GAE_RE = re.compile(rf"(?<![\d.,])(\d+)개 (?=(?:{_KO_COUNTED})(?![가-힣]))")
+#: Session 10: a Korean list of three or more single nouns, the last with its particle.
+_KO_LIST_RE = re.compile(
+    r"(?<![가-힣])((?:[가-힣]{1,8}, ){2,}[가-힣]{1,8}?)(은|는|이|가|을|를|도)(?= )"
+)
+_KO_VERB_ENDS = tuple("며고면서나지어아해여")
+
+
+def _ko_sino(m: re.Match[str]) -> str:
+    word = m.group(1)
+    if not any(ch in word for ch in "십백천만"):
+        return m.group()
+    total, section, digit = 0, 0, 0
+    for ch in word:
+        if ch in _KO_SINO:
+            digit = _KO_SINO.index(ch) + 1
+        elif ch == "만":
+            total += (section + digit or 1) * 10000
+            section = digit = 0
+        else:
+            section += (digit or 1) * {"십": 10, "백": 100, "천": 1000}[ch]
+            digit = 0
+    return str(total + section + digit)
+
+
+def _ko_man(m: re.Match[str]) -> str:
+    whole, frac, mult = m.group(1), m.group(2) or "", m.group(3)
+    value = Fraction(f"{whole}.{frac}" if frac else whole) * (10**4 if mult == "만" else 10**8)
+    return str(value.numerator) if value.denominator == 1 else m.group()
+
+
+def _ko_list(m: re.Match[str]) -> str:
+    items = m.group(1).split(", ")
+    if any(item.endswith(_KO_VERB_ENDS) for item in items[:-1]):
+        return m.group()
+    return ", ".join(sorted(items)) + m.group(2)
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, _MAN_CHEON_RE.sub(_man_cheon, text)))
     text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
-    text = _HALF_DAY_RE.sub(_clock, text)
+    text = _HALF_DAY_RE.sub(_clock, _PART_RANGE_RE.sub(_part_range, text))
     text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
     text = _CLOCK_RANGE_RE.sub(_clock_range, text)
     if "~" in text:
@@ -472,8 +553,11 @@ def canonical_cjk(text: str) -> str:
     text = _PERIOD_SPAN_RE.sub(r"\1", _percentages(text))
     if ("和" in text or "以及" in text) and not _KANA.search(text) and not _HANGUL.search(text):
         text = _ZH_AND_RE.sub("、", text)
+    if not _KANA.search(text) and not _HANGUL.search(text):
+        text = _FROM_DATE_RE.sub(lambda m: m.group(1) or m.group(2), text)
+        text = _ZH_AT_AFTER_RE.sub("", text)
     if "并" in text and not _KANA.search(text) and not _HANGUL.search(text):
-        text = _ZH_VP_AND_RE.sub("、", text)
+        text = _ZH_VP_AND_RE.sub("、", _ZH_COMMA_AND_RE.sub("并", text))
     if "/" in text and not _KANA.search(text) and not _HANGUL.search(text):
         text = _ZH_PER_SLASH_RE.sub(lambda m: f"每{'天' if m.group(3) == '日' else m.group(3)}{m.group(1)}{m.group(2)}", text)
     if _KANA.search(text):
@@ -482,6 +566,10 @@ def canonical_cjk(text: str) -> str:
         text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))
         text = continuative_clauses(text)  # session 9: 開館し、… = 開館する，…
     if _HANGUL.search(text):
+        text = _KO_MAN_RE.sub(_ko_man, _KO_SINO_RE.sub(_ko_sino, text))
+        text = _KO_N_GAE_RE.sub(r"\1 ", _KO_NATIVE_RE.sub(lambda m: f"{_KO_NATIVE[m.group(1)]} ", text))
+        if "각각" not in text:  # "A, B, C는 각각 …" pairs its items in order
+            text = _KO_LIST_RE.sub(_ko_list, text)
         text = _KO_DAYS_RE.sub(r"\1天", _KO_METRIC_RE.sub(lambda m: _KO_METRIC[m.group(1)], text))
         text = _KO_PERIOD_SPAN_RE.sub(r"\1", text.replace("天이 ", "天는 ").replace("天가 ", "天는 "))
         text = _KO_WEEKS_RE.sub(r"\1주", text)

@@ -11,6 +11,9 @@ from cairn.answer.tokens import _ARTICLES, AccountToken, _is_conj, _same
 def cjk_pairs(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> bool:
     """Each clause of a CJK claim lies in one clause of the evidence, each of its
     coordinated items ("、", "和" separate them) as a contiguous run there."""
+    # The claim comes without articles; so does the evidence here ("A동" is read as "동"
+    # on both sides, never as the "(B동)" of another item).
+    ev = tuple(t for t in ev if not (t.kind == "w" and t.key in _ARTICLES))
     ev_clauses = _cjk_clauses(list(ev))
     for clause in _cjk_clauses(claim):
         segments = _cjk_segments(clause)
@@ -55,10 +58,15 @@ def _shared_topic(clause: list[AccountToken], ev_clauses: list[list[AccountToken
     return any(_contains(ev_clause, rest) for ev_clause in ev_clauses[1:])
 
 
+#: Marks that stay inside a clause: the enumeration comma, and parentheses (session 10: a
+#: coordinated item keeps its parenthesis, 여학생동(B동)과 남학생동(A동)).
+_IN_CLAUSE = frozenset("、()（）")
+
+
 def _cjk_clauses(tokens: list[AccountToken]) -> list[list[AccountToken]]:
     out: list[list[AccountToken]] = [[]]
     for t in tokens:
-        if t.kind == "p" and t.key != "、":
+        if t.kind == "p" and t.key not in _IN_CLAUSE:
             out.append([])
         else:
             out[-1].append(t)
@@ -83,10 +91,19 @@ def _contains(hay: list[AccountToken], seg: list[AccountToken], split: bool = Fa
     # Session 8: the second run comes after the first, as the shared part and the item
     # stand in the evidence: a "た" found earlier in the clause is not the end of
     # "請求し" (請求した is not 請求する after 喫煙した).
+    # Never through a parenthesis the item closes: "남학생동(" + "B동)" is not the item
+    # 남학생동(B동) (an item inside a parenthesis, "文件（" + "所有者", may still move).
     return split and any(
         any(i + k <= j for i in _starts(hay, seg[:k]) for j in _starts(hay, seg[k:]))
         for k in range(1, len(seg))
+        if not _cuts_parenthesis(seg, k)
     )
+
+
+def _cuts_parenthesis(seg: list[AccountToken], k: int) -> bool:
+    """Whether ``seg[:k]`` opens a parenthesis that ``seg[k:]`` closes."""
+    opened = sum((t.key in "(（") - (t.key in ")）") for t in seg[:k] if t.kind == "p")
+    return opened > 0 and any(t.kind == "p" and t.key in ")）" for t in seg[k:])
 
 
 def _starts(hay: list[AccountToken], seg: list[AccountToken]) -> list[int]:

@@ -27,7 +27,7 @@ import re
 from cairn.answer.cjk_clauses import JA_FINAL_RE
 from cairn.answer.cjk_forms import canonical_cjk
 
-__all__ = ["attributive_reading", "continuative_reading", "edition_reading"]
+__all__ = ["attributive_reading", "comma_and_reading", "continuative_reading", "edition_reading"]
 
 _HAN = "\u4e00-\u9fff"
 _KANA_HANGUL = re.compile("[\u3041-\u30ff\uac00-\ud7a3]")
@@ -95,3 +95,16 @@ def final_tense(sentence: str) -> bool | None:
     otherwise."""
     m = JA_FINAL_RE.search(canonical_cjk(sentence))
     return None if m is None else (m.group(1) or m.group(2)) in ("した", "だった")
+
+
+#: Not 并不/并非/并没 (emphatic negation) but 并不得 ("and must not").
+_COMMA_AND_RE = re.compile(r"(?<=[，,])\s?并(?!不(?!得)|[非没未无且列行存重入购发用称排])(?=[\u4e00-\u9fff])")
+
+
+def comma_and_reading(claim_text: str, evidence_text: str) -> tuple[str, str] | None:
+    """(claim with each "，并" read as "，", evidence), for a Chinese claim whose evidence
+    has no "并"; None otherwise."""
+    if "并" not in claim_text or "并" in evidence_text or _KANA_HANGUL.search(claim_text + evidence_text):
+        return None
+    reading = _COMMA_AND_RE.sub("", claim_text)
+    return None if reading == claim_text else (reading, evidence_text)

@@ -34,14 +34,34 @@ def cjk_named_columns(heads: Sequence[str], claim: Sequence[AccountToken]) -> di
             clauses[-1].append(t)
     out: dict[int, list[int]] = {}
     named: list[int] = []
+    before: list[AccountToken] = []
     for clause in clauses:
         # A clause that names no column goes on with the one before it ("定員は12名，
         # 6名..." still reads 定員); only a first clause naming none reads any column.
-        named = [k for k in range(1, len(heads)) if heads[k].strip() and _names(heads[k], clause)] or named
+        # Session 10: a clause may name a column by the part that sets it apart, the rest
+        # said in the clause before ("员工午餐价格为12元，访客为25元" reads 访客价格).
+        named = (
+            [k for k in range(1, len(heads)) if heads[k].strip() and _names(heads[k], clause)]
+            or [k for k in range(1, len(heads)) if heads[k].strip() and _names_apart(heads[k], clause, before)]
+            or named
+        )
+        before = clause
         for t in clause:
             if t.kind == "n":
                 out[id(t)] = named
     return out
+
+
+def _names_apart(head: str, clause: Sequence[AccountToken], before: Sequence[AccountToken]) -> bool:
+    """Every character and word of ``head`` is in ``clause`` or the clause ``before`` it,
+    and one that ``before`` lacks is in ``clause``."""
+    parts = [e for e in account_tokens(head) if e.kind in ("w", "c")]
+    here = [e for e in parts if any(_same(c, e) for c in clause)]
+    return (
+        bool(before)
+        and all(e in here or any(_same(c, e) for c in before) for e in parts)
+        and any(not any(_same(c, e) for c in before) for e in here)
+    )
 
 
 def _names(head: str, clause: Sequence[AccountToken]) -> bool:

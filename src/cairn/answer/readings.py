@@ -10,15 +10,20 @@ a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.
 and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`),
 two coordinated phrases in the evidence's order (:mod:`cairn.answer.conjuncts`),
 and a Chinese attributive "的" the evidence leaves out or an edition named by a copula
-clause of its own or a Japanese first clause "…し、" as a sentence of its own
-(:mod:`cairn.answer.cjk_readings`).
+clause of its own or a Japanese first clause "…し、" as a sentence of its own or a
+Chinese "，并" the evidence writes as "，" (:mod:`cairn.answer.cjk_readings`).
 A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
 from __future__ import annotations
 
 from cairn.answer.articles import one_reading
-from cairn.answer.cjk_readings import attributive_reading, continuative_reading, edition_reading
+from cairn.answer.cjk_readings import (
+    attributive_reading,
+    comma_and_reading,
+    continuative_reading,
+    edition_reading,
+)
 from cairn.answer.clause_order import swapped_clauses
 from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
@@ -56,6 +61,9 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     edition = edition_reading(claim_text, evidence_text)  # 本办法为第3版，自… = 本办法第3版自…
     if edition is not None:
         out.append([edition])
+    comma_and = comma_and_reading(claim_text, evidence_text)  # 批准，并自… = 批准，自…
+    if comma_and is not None:
+        out.append([comma_and])
     continuative = continuative_reading(claim_text, evidence_text)  # 取り消し、… = 取り消す。…
     if continuative is not None:
         out.append([continuative])

@@ -372,7 +372,7 @@ _CJK_SPLIT_RE = re.compile(
 #: Multi-character coordinators ("A および B", Korean "A과 B", "A와 B") read as the
 #: enumeration comma, so that coordinated items may be reordered around them as around
 #: "和" or "、".
-_CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가-힣])[과와](?= )")
+_CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가-힣)）])[과와](?= )")
 
 
 #: Japanese "AとB" before a topic, subject, object, dative or genitive particle

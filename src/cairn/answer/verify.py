@@ -57,6 +57,7 @@ from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, Sp
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
 from cairn.answer.tokens import AccountToken, account_tokens
 from cairn.answer.verbatim import copies
+from cairn.text.cjk import has_cjk
 
 __all__ = [
     "REASONS",
@@ -90,7 +91,8 @@ def _deterministic(
         _match_unit(parts, codes, u)
         if share >= _MIN_SHARE
         else _UnitResult(
-            u, False, False, "no_overlap" if share == 0 else "content_missing", share / 2, (), ""
+            u, False, False, "no_overlap" if share == 0 else "content_missing", share / 2, (),
+            "" if share == 0 else _missing_detail(core, u),
         )
         for u, share in zip(units, shares, strict=True)
     ]
@@ -188,6 +190,25 @@ def _deterministic(
 
 
 _MIN_SHARE = 0.5
+
+
+def _missing_detail(core: str, unit: _Unit) -> str:
+    """The first claim tokens a unit lacks, consecutive CJK characters as one run (the
+    detail of ``content_missing`` for a unit too far from the claim to be aligned)."""
+    text = table_claim(core) if unit.table else core
+    missing = unaccounted(text, unit.text)  # in claim order: match them by position
+    runs: list[str] = []
+    last, j = -2, 0
+    for i, t in enumerate(account_tokens(text)):
+        if j == len(missing) or t != missing[j]:
+            continue
+        j += 1
+        if t.kind == "c" and i == last + 1 and runs and has_cjk(runs[-1][-1:]):
+            runs[-1] += t.text
+        else:
+            runs.append(t.text)
+        last = i
+    return ", ".join(runs[:4])
 _CITATION_RE = re.compile(r"\[(?:[A-Za-z]*\d+[^\]]*)\]")
 
 

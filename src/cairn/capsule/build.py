@@ -15,10 +15,11 @@ document's first passage is exempt), or does not fit the tokens or bytes left
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from cairn.capsule.canonical import (
@@ -44,14 +45,14 @@ from cairn.contracts.capsule import (
 from cairn.errors import ValidationError
 from cairn.refs import document_uri
 from cairn.store.records import PassageHit
-from cairn.text.cjk import has_cjk
+from cairn.text.cjk import cjk_bigrams, has_cjk
 from cairn.text.stem import inflection_stem
 from cairn.text.stopwords import QUERY_STOPWORDS
 from cairn.text.tokens import words
 
 __all__ = [
     "Candidate", "Facet", "Selection", "assemble_capsule", "build_capsule", "facets_mentioned",
-    "goal_facets", "select_evidence",
+    "fit_passage", "goal_facets", "select_evidence",
 ]
 
 #: At most this many facets are tracked; a pasted paragraph as a goal keeps its first ones.
@@ -133,6 +134,67 @@ class Candidate:
     @property
     def end_line(self) -> int:
         return self.hit.end_line
+
+
+def _goal_terms(goal: str) -> frozenset[str]:
+    """The goal's words (not stopwords) and the bigrams of its CJK runs."""
+    terms = {w for w in words(goal) if w not in QUERY_STOPWORDS and not has_cjk(w)}
+    return frozenset(terms | set(cjk_bigrams(goal).split()))
+
+
+def _line_score(line: str, terms: frozenset[str]) -> int:
+    folded = line.lower()
+    return sum(term in folded for term in terms)
+
+
+def fit_passage(
+    cand: Candidate, goal: str, limit: int, count: Callable[[str], int],
+) -> Candidate | None:
+    """The part of a CJK passage too large for the whole budget that can stand as evidence:
+    the window of its whole lines around the line that best matches ``goal`` (its words
+    and CJK bigrams; a table row with the rows above it, header included), grown one line at a time towards the better-matching neighbour
+    while it costs at most ``limit`` tokens. ``None`` when no line matches, the passage
+    is one line, or not even the best line fits.
+
+    Why: the chunker sizes passages by a characters/4 estimate, which undercounts CJK
+    text about threefold (a Han or Hangul character is a token), so a whole CJK note can
+    be one passage larger than a capsule's budget; omitted whole, it left the capsule
+    without the note at all. The window keeps exact line spans, so the item verifies
+    against its document like any other (its ``passage_hash`` is of its own text)."""
+    lines = cand.text.split("\n")
+    if cand.end_line - cand.start_line + 1 != len(lines) or len(lines) < 2:
+        return None
+    terms = _goal_terms(goal)
+    scores = [_line_score(line, terms) for line in lines]
+    best = max(range(len(lines)), key=lambda i: (scores[i], -i))
+    if not scores[best] or count(lines[best]) > limit:
+        return None
+    lo = hi = best
+    # A table row is read with its header: take the rows above it first, when they fit.
+    top = best
+    while top > 0 and lines[top - 1].lstrip().startswith("|"):
+        top -= 1
+    if lines[best].lstrip().startswith("|") and count("\n".join(lines[top : best + 1])) <= limit:
+        lo = top
+    while True:
+        options = [i for i in (lo - 1, hi + 1) if 0 <= i < len(lines)]
+        if not options:
+            break
+        step = max(options, key=lambda i: (scores[i], i))
+        nlo, nhi = min(lo, step), max(hi, step)
+        if count("\n".join(lines[nlo : nhi + 1])) > limit:
+            break
+        lo, hi = nlo, nhi
+    while not lines[lo].strip():
+        lo += 1
+    while not lines[hi].strip():
+        hi -= 1
+    text = "\n".join(lines[lo : hi + 1])
+    start = cand.start_line + lo
+    return replace(
+        cand, hit=cand.hit._replace(start_line=start, end_line=start + hi - lo), text=text,
+        passage_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(), tokens=count(text),
+    )
 
 
 @dataclass(frozen=True, slots=True)

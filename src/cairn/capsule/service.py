@@ -14,6 +14,7 @@ from cairn.refs import document_uri
 from cairn.retrieval.bm25 import bm25_search
 from cairn.store.protocol import StoreOpener
 from cairn.store.records import SearchFilter
+from cairn.text.cjk import has_cjk
 from cairn.validation import MAX_LIMIT, check_bound
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class CapsuleService:
         gaps, omissions by reason, a ``capsule_id`` that hashes its canonical JSON, and a
         ``signature`` with this install's key. The same index and request give
         byte-identical canonical JSON."""
-        from cairn.capsule.build import Candidate, CapsuleRequest, Facet, build_capsule
+        from cairn.capsule.build import Candidate, CapsuleRequest, Facet, build_capsule, fit_passage
         from cairn.capsule.signing import load_capsule_key
         from cairn.capsule.source import index_state, passage_hashes
         from cairn.contracts.capsule import CapsuleScope, Fingerprints, RetrievalSettings
@@ -83,6 +84,19 @@ class CapsuleService:
             )
             for f, n in zip(usable, counts, strict=True)
         ]
+        if budget_tokens is not None:
+            # A CJK passage larger than the whole budget could never be selected: offer the
+            # window of its lines that matches the goal instead (see fit_passage). Other
+            # passages are sized right by the chunker; one above the budget is omitted.
+            cap = max(1, int(budget_tokens * max_document_share))
+
+            def count(text: str) -> int:
+                return counter.count([text])[0]
+
+            pool = [
+                (fit_passage(c, goal, cap, count) or c) if c.tokens > budget_tokens and has_cjk(c.text) else c
+                for c in pool
+            ]
 
         def gap_probe(facet: Facet) -> _Gap:
             query = f'"{facet.text}"' if facet.kind == "phrase" else facet.text
