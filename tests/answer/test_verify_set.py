@@ -62,7 +62,7 @@ def test_labels_evidence_and_splits() -> None:
             assert case["contradicted"] is False
         assert split_of.setdefault(case["note"], case["split"]) == case["split"]
     splits = Counter(split_of.values())
-    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11"}
+    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12"}
     assert abs(splits["tune"] - splits["test"]) <= 2
     # test2: the second held-out split, written after test had been looked at
     assert splits["test2"] >= 4
@@ -116,3 +116,10 @@ def test_labels_evidence_and_splits() -> None:
     assert sum(c["label"] == "supported" and c["kind"] in near_verbatim for c in test11) >= 130
     assert sum(c["label"] == "unsupported" for c in test11) >= 130
     assert {c["kind"] for c in test11} >= build.UNSUPPORTED_KINDS | build.SUPPORTED_KINDS
+    # test12: the twelfth held-out split (session 14), six more notes of new kinds, written
+    # and committed before any verifier was run on them
+    test12 = [c for c in _cases() if c["split"] == "test12"]
+    assert splits["test12"] >= 6 and len(test12) >= 330
+    assert sum(c["label"] == "supported" and c["kind"] in near_verbatim for c in test12) >= 130
+    assert sum(c["label"] == "unsupported" for c in test12) >= 130
+    assert {c["kind"] for c in test12} >= build.UNSUPPORTED_KINDS | build.SUPPORTED_KINDS
