@@ -60,7 +60,7 @@ def budget_token_counter() -> TokenCounter:
     # The same ids without the character offsets (tokenizers >= 0.20): half the time.
     encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
     # Plain ASCII words are counted in Python, ≈ 4x cheaper than a call into the tokenizer.
-    plain_count = ascii_word_counter(path, tokenizer.get_vocab())
+    plain_count = ascii_word_counter(path)
 
     words: dict[str, int] = {}
     texts_seen: dict[str, int] = {}

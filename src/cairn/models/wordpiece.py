@@ -27,9 +27,9 @@ from typing import Any
 _RUNS = re.compile(r"[a-z0-9]+")
 
 
-def ascii_word_counter(path: Path, vocab: Mapping[str, int]) -> Callable[[str], int | None] | None:
+def ascii_word_counter(path: Path) -> Callable[[str], int | None] | None:
     """A function giving the token count of one word (no whitespace) by the tokenizer of
-    ``tokenizer.json`` at ``path`` with vocabulary ``vocab``, or None for a word it leaves
+    ``tokenizer.json`` at ``path`` (its own vocabulary), or None for a word it leaves
     to the tokenizer (not printable ASCII, or holding an added token); None unless that
     tokenizer is BERT's uncased WordPiece pipeline (the only one restated here)."""
     try:
@@ -40,8 +40,9 @@ def ascii_word_counter(path: Path, vocab: Mapping[str, int]) -> Callable[[str], 
     if (model.get("type") != "WordPiece" or normalizer.get("type") != "BertNormalizer"
             or normalizer.get("lowercase") is not True or normalizer.get("clean_text") is not True
             or pre.get("type") != "BertPreTokenizer" or not isinstance(model.get("max_input_chars_per_word"), int)
-            or not isinstance(model.get("continuing_subword_prefix"), str)):
+            or not isinstance(model.get("continuing_subword_prefix"), str) or not isinstance(model.get("vocab"), dict)):
         return None
+    vocab: Mapping[str, int] = model["vocab"]
     limit: int = model["max_input_chars_per_word"]
     prefix: str = model["continuing_subword_prefix"]
     added = [str(t["content"]).lower() for t in spec.get("added_tokens") or [] if t.get("content")]
