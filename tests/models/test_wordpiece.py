@@ -74,3 +74,6 @@ def test_only_bert_uncased_wordpiece(tmp_path: Path) -> None:
         path.write_text(json.dumps({**spec, **change}), encoding="utf-8")
         assert ascii_word_counter(path) is None
     assert ascii_word_counter(tmp_path / "missing.json") is None
+    path.write_text(json.dumps({**spec, "added_tokens": [*spec["added_tokens"], {"content": "Foo"}]}), encoding="utf-8")
+    count = ascii_word_counter(path)
+    assert count is not None and count("xfooy") is None and count("[CLS]") is None and count("bar") == 1

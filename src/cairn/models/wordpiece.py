@@ -70,10 +70,10 @@ def ascii_word_counter(path: Path) -> Callable[[str], int | None] | None:
         if not (word.isascii() and word.isprintable()) or " " in word:
             return None
         low = word.lower()
-        if low.isalnum():
-            return 1 if low in vocab else piece_count(low)
         if not starts.isdisjoint(low) and any(token in low for token in added):
             return None
+        if low.isalnum():
+            return 1 if low in vocab else piece_count(low)
         runs = _RUNS.findall(low)
         return len(low) - sum(map(len, runs)) + sum(map(piece_count, runs))
 
