@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from cairn.models.wordpiece import ascii_word_counter
+
 ESTIMATE_NAME = "estimate:ceil(chars/4)"
 #: Words whose counts the tokenizer's counter remembers (emptied when full).
 CACHED_WORDS = 200_000
@@ -57,12 +59,22 @@ def budget_token_counter() -> TokenCounter:
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:8]
     # The same ids without the character offsets (tokenizers >= 0.20): half the time.
     encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
+    # Plain ASCII words are counted in Python, ≈ 4x cheaper than a call into the tokenizer.
+    plain_count = ascii_word_counter(path)
 
     words: dict[str, int] = {}
     texts_seen: dict[str, int] = {}
     held = [0]  # characters of the texts in ``texts_seen``
 
     def _word_counts(batch: list[str]) -> list[int]:
+        if plain_count is None:
+            return _tokenized_counts(batch)
+        counts = list(map(plain_count, batch))
+        others = [w for w, n in zip(batch, counts, strict=True) if n is None]
+        tokenized = iter(_tokenized_counts(others) if others else [])
+        return [n if n is not None else next(tokenized) for n in counts]
+
+    def _tokenized_counts(batch: list[str]) -> list[int]:
         if len(batch) > PRETOKENIZED_WORDS:
             return [len(e.ids) for e in encode(batch, add_special_tokens=False)]
         # One sequence of the words as pre-tokenized input: each token's word id says whose
