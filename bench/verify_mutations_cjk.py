@@ -61,7 +61,7 @@ from cairn.answer import Claim, EvidenceSpan, verify_claims
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "bench" / "verify_set"
 TLDR = ROOT / "bench" / "cjk"
-SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10")
+SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11")
 
 Mutation = Callable[[str, str], Iterator[str]]
 
@@ -1426,7 +1426,163 @@ def _paren_items_wrong(lang: str, s: str) -> Iterator[str]:
     return _paren_items(lang, s, wrong=True)
 
 
+# --- session 11 families (test11 classes), each preserving and changing -------------------------
+
+_JA_KANA_UNITS = {"cm": ("センチメートル", Fraction(1, 100)), "m": ("メートル", Fraction(1)),
+                  "km": ("キロメートル", Fraction(1000)), "mm": ("ミリメートル", Fraction(1, 1000)),
+                  "kg": ("キログラム", Fraction(1000)), "g": ("グラム", Fraction(1)),
+                  "L": ("リットル", Fraction(1)), "mL": ("ミリリットル", Fraction(1, 1000))}
+_JA_KANA_DIM = {"cm": "m", "m": "m", "km": "m", "mm": "m", "kg": "g", "g": "g", "L": "L", "mL": "L"}
+_JA_UNIT_RE = re.compile(
+    _NUM + r"\s?(" + "|".join(sorted((*_JA_KANA_UNITS, *(v for v, _ in _JA_KANA_UNITS.values())), key=len, reverse=True))
+    + r")(?![A-Za-z])"
+)
+_JA_KANA_OF = {v: k for k, (v, _) in _JA_KANA_UNITS.items()}
+
+
+def _ja_kana_unit(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A metric unit in katakana or Latin letters (50センチメートル = 50cm = 0.5メートル);
+    changed: the number kept and the unit changed (50センチメートル → 50ミリメートル)."""
+    if lang != "ja":
+        return
+    for m in _JA_UNIT_RE.finditer(s):
+        unit = _JA_KANA_OF.get(m.group(2), m.group(2))
+        value, factor = Fraction(m.group(1)), _JA_KANA_UNITS[unit][1]
+        for other, (kana, f) in _JA_KANA_UNITS.items():
+            if _JA_KANA_DIM[other] != _JA_KANA_DIM[unit]:
+                continue
+            if wrong:
+                if f != factor:
+                    yield s[: m.start()] + m.group(1) + kana + s[m.end() :]
+                continue
+            text = _fmt(value * factor / f)
+            if text is not None and (other != unit or m.group(2) != unit):
+                yield s[: m.start()] + text + (other if other == unit else kana) + s[m.end() :]
+
+
+def _ja_kana_unit_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_kana_unit(lang, s, wrong=True)
+
+
+_NATIVE_DATE_RE = re.compile(r"(?<!\d)(20\d\d)年(\d{1,2})月(\d{1,2})日")
+
+
+def _slash_date(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A date with slashes (2027/3/31 = 2027年3月31日); changed: another day."""
+    if lang == "ko":
+        return
+    for m in _NATIVE_DATE_RE.finditer(s):
+        y, mo, d = (int(g) for g in m.groups())
+        if wrong:
+            d = d + 1 if d < 28 else d - 1
+        yield s[: m.start()] + f"{y}/{mo}/{d}" + s[m.end() :]
+
+
+def _slash_date_wrong(lang: str, s: str) -> Iterator[str]:
+    return _slash_date(lang, s, wrong=True)
+
+
+_HAN_NUMERAL = {1: "一", 2: "二", 3: "三", 4: "四", 5: "五", 6: "六", 7: "七", 8: "八", 9: "九", 10: "十",
+                12: "十二", 14: "十四", 15: "十五", 20: "二十", 24: "二十四", 30: "三十", 31: "三十一",
+                60: "六十", 90: "九十"}
+_WITHIN_RE = re.compile(r"(?<![\d.,月])(\d+)(日|天|个月|か月|年|小时|時間|周|週間)(以内|之内|内)")
+
+
+def _within_words(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A count "within" a duration in numerals and with 以内/之内/内 (30日内 = 三十日以内);
+    changed: another count, or 以内 → 以上."""
+    if lang == "ko":
+        return
+    for m in _WITHIN_RE.finditer(s):
+        n = int(m.group(1))
+        if wrong:
+            yield s[: m.start()] + f"{n + 1}{m.group(2)}{m.group(3)}" + s[m.end() :]
+            yield s[: m.start()] + f"{m.group(1)}{m.group(2)}以上" + s[m.end() :]
+            continue
+        within = {"以内": "内", "之内": "以内", "内": "以内"}[m.group(3)] if lang == "zh" else m.group(3)
+        if n in _HAN_NUMERAL:
+            yield s[: m.start()] + f"{_HAN_NUMERAL[n]}{m.group(2)}{m.group(3)}" + s[m.end() :]
+        if within != m.group(3):
+            yield s[: m.start()] + f"{m.group(1)}{m.group(2)}{within}" + s[m.end() :]
+
+
+def _within_words_wrong(lang: str, s: str) -> Iterator[str]:
+    return _within_words(lang, s, wrong=True)
+
+
+def _ja_request(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Japanese notice's request stated as its rule (出してください = 出します, 開けないで
+    ください = 開けません); changed: the request as a permission (出せます) or negated."""
+    if lang != "ja" or not s.endswith(("てください。", "ないでください。")):
+        return
+    if s.endswith("ないでください。"):
+        stem = s[: -len("ないでください。")]
+        yield stem + ("ます。" if wrong else "ません。")
+        return
+    stem = s[: -len("てください。")]
+    if stem.endswith(("っ", "ん", "い")) or not stem:
+        return  # 使って / 読んで: the plain form is not the stem + ます
+    if stem.endswith("し") and wrong:
+        yield stem[:-1] + "せます。"  # 出してください → 出せます (may), not a request
+    yield stem + ("ません。" if wrong else "ます。")
+
+
+def _ja_request_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_request(lang, s, wrong=True)
+
+
+_JA_GA_RE = re.compile(r"^(.{4,}?(?:します|しません|ます|ません|です))が、(.{4,}?(?:します|しません|ます|ません|です))。$")
+
+
+def _ja_ga_swap(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Two Japanese clauses joined by "…が、" swapped (AますがBません = BませんがAます);
+    changed: swapped with the polarity of the predicates exchanged."""
+    if lang != "ja" or (m := _JA_GA_RE.match(s)) is None:
+        return
+    a, b = m.group(1), m.group(2)
+    if wrong:
+        flip = {"ません": "ます", "ます": "ません"}
+        ea = "ません" if a.endswith("ません") else "ます" if a.endswith("ます") else None
+        eb = "ません" if b.endswith("ません") else "ます" if b.endswith("ます") else None
+        if ea is None or eb is None or ea != eb:
+            return
+        a, b = a[: -len(ea)] + flip[ea], b[: -len(eb)] + flip[eb]
+    yield f"{b}が、{a}。"
+
+
+def _ja_ga_swap_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_ga_swap(lang, s, wrong=True)
+
+
+_ZH_DE_RE = re.compile(r"(?<=[\u4e00-\u9fff])([\u4e00-\u9fff]{2})的([\u4e00-\u9fff]{2})")
+_ZH_OWNERS = ("业主", "物业", "公司", "学校", "员工", "租户", "住户", "政府")
+
+
+def _zh_de(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A modifier's 的 between two nouns dropped (宠物的粪便 = 宠物粪便) or added
+    (访客车辆 = 访客的车辆); changed: 的 dropped and the owner replaced."""
+    if lang != "zh":
+        return
+    for m in _ZH_DE_RE.finditer(s):
+        if wrong:
+            owner = next((o for o in _ZH_OWNERS if o not in s), None)
+            if owner is not None:
+                yield s[: m.start()] + owner + m.group(2) + s[m.end() :]
+        else:
+            yield s[: m.start()] + m.group(1) + m.group(2) + s[m.end() :]
+
+
+def _zh_de_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_de(lang, s, wrong=True)
+
+
 KEEP: dict[str, Mutation] = {
+    "ja-kana-unit": _ja_kana_unit,
+    "slash-date": _slash_date,
+    "within-words": _within_words,
+    "ja-request": _ja_request,
+    "ja-ga-swap": _ja_ga_swap,
+    "zh-de": _zh_de,
     "variant": _variants,
     "ja-ending": _ja_endings,
     "half": _halves,
@@ -1631,6 +1787,12 @@ def _name_swap(lang: str, s: str) -> Iterator[str]:
 
 
 CHANGE: dict[str, Mutation] = {
+    "ja-kana-unit-wrong": _ja_kana_unit_wrong,
+    "slash-date-wrong": _slash_date_wrong,
+    "within-words-wrong": _within_words_wrong,
+    "ja-request-wrong": _ja_request_wrong,
+    "ja-ga-swap-wrong": _ja_ga_swap_wrong,
+    "zh-de-wrong": _zh_de_wrong,
     "name-swap": _name_swap,
     "tense": _tense,
     "multiplier": _multiplier,
