@@ -1517,7 +1517,7 @@ def _ja_request(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
         return
     if s.endswith("ないでください。"):
         stem = s[: -len("ないでください。")]
-        yield stem + ("ます。" if wrong else "ません。")
+        yield stem + ("る。" if wrong else "ない。")  # 開けないでください → 開けない (changed: 開ける)
         return
     stem = s[: -len("てください。")]
     if stem.endswith(("っ", "ん", "い")) or not stem:
@@ -1554,26 +1554,84 @@ def _ja_ga_swap_wrong(lang: str, s: str) -> Iterator[str]:
     return _ja_ga_swap(lang, s, wrong=True)
 
 
-_ZH_DE_RE = re.compile(r"(?<=[\u4e00-\u9fff])([\u4e00-\u9fff]{2})的([\u4e00-\u9fff]{2})")
-_ZH_OWNERS = ("业主", "物业", "公司", "学校", "员工", "租户", "住户", "政府")
+_JA_KOTO_SRC_RE = re.compile(r"(?<=[\u4e00-\u9fff])([すくぐむぶつう])こと[がは]?でき(ます|ません|る|ない)")
+_JA_POTENTIAL = dict(zip("すくぐむぶつう", "せけげめべてえ", strict=True))
+_JA_I_ROW = dict(zip("すくぐむぶつう", "しきぎみびちい", strict=True))
 
 
-def _zh_de(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
-    """A modifier's 的 between two nouns dropped (宠物的粪便 = 宠物粪便) or added
-    (访客车辆 = 访客的车辆); changed: 的 dropped and the owner replaced."""
+def _ja_potential(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A godan verb's "…ことができる" as its potential form (出すことはできません = 出せません);
+    changed: the plain (not the potential) verb, the polarity kept (出しません)."""
+    if lang != "ja":
+        return
+    for m in _JA_KOTO_SRC_RE.finditer(s):
+        end = {"ます": "ます", "ません": "ません", "る": "る", "ない": "ない"}[m.group(2)]
+        if wrong:
+            stem = _JA_I_ROW[m.group(1)]
+            verb = stem + end if end in ("ます", "ません") else m.group(1) if end == "る" else None
+            if verb is None:
+                continue
+        else:
+            verb = _JA_POTENTIAL[m.group(1)] + end
+        yield s[: m.start()] + verb + s[m.end() :]
+
+
+def _ja_potential_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_potential(lang, s, wrong=True)
+
+
+def _ja_niwa(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """The topic "は" after "に" added or dropped (夜に = 夜には); changed: "には" → "では"."""
+    if lang != "ja":
+        return
+    i = s.find("には")
+    if i >= 0:
+        yield s[:i] + ("では" if wrong else "に") + s[i + 2 :]
+    elif not wrong and (m := re.search(r"(?<=[\u4e00-\u9fff])に(?=[\u4e00-\u9fff])", s)):
+        yield s[: m.start()] + "には" + s[m.end() :]
+
+
+def _ja_niwa_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_niwa(lang, s, wrong=True)
+
+
+def _zh_not_yet(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """"未" before a verb said "没有" (未缴纳 = 没有缴纳); changed: 未 → 已."""
     if lang != "zh":
         return
-    for m in _ZH_DE_RE.finditer(s):
-        if wrong:
-            owner = next((o for o in _ZH_OWNERS if o not in s), None)
-            if owner is not None:
-                yield s[: m.start()] + owner + m.group(2) + s[m.end() :]
-        else:
-            yield s[: m.start()] + m.group(1) + m.group(2) + s[m.end() :]
+    for m in re.finditer(r"(?<![尚从])未(?=[\u4e00-\u9fff]{2})(?!来|满|成年|经|知)", s):
+        yield s[: m.start()] + ("已" if wrong else "没有") + s[m.end() :]
 
 
-def _zh_de_wrong(lang: str, s: str) -> Iterator[str]:
-    return _zh_de(lang, s, wrong=True)
+def _zh_not_yet_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_not_yet(lang, s, wrong=True)
+
+
+def _zh_anzhao(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """"按" said "按照" (按面积计算 = 按照面积计算); changed: "不按"."""
+    if lang != "zh":
+        return
+    for m in re.finditer(r"(?<![\u4e00-\u9fff]按)按(?![照时期钮键下住])", s):
+        yield s[: m.start()] + ("不按" if wrong else "按照") + s[m.end() :]
+
+
+def _zh_anzhao_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_anzhao(lang, s, wrong=True)
+
+
+_ZH_MANNER_RE = re.compile(r"^([\u4e00-\u9fff]{2,8})((?:按|根据|通过|由)[^，。；！？是]{1,20}?)([\u4e00-\u9fff]{2})。$")
+
+
+def _zh_frame(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A sentence "S + manner phrase + V。" in the emphatic frame "S是…来V的。"; changed:
+    the frame negated ("S不是…来V的。")."""
+    if lang != "zh" or (m := _ZH_MANNER_RE.match(s)) is None:
+        return
+    yield f"{m.group(1)}{'不是' if wrong else '是'}{m.group(2)}{'' if wrong else '来'}{m.group(3)}的。"
+
+
+def _zh_frame_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_frame(lang, s, wrong=True)
 
 
 KEEP: dict[str, Mutation] = {
@@ -1582,7 +1640,11 @@ KEEP: dict[str, Mutation] = {
     "within-words": _within_words,
     "ja-request": _ja_request,
     "ja-ga-swap": _ja_ga_swap,
-    "zh-de": _zh_de,
+    "ja-potential": _ja_potential,
+    "ja-niwa": _ja_niwa,
+    "zh-not-yet": _zh_not_yet,
+    "zh-anzhao": _zh_anzhao,
+    "zh-frame": _zh_frame,
     "variant": _variants,
     "ja-ending": _ja_endings,
     "half": _halves,
@@ -1792,7 +1854,11 @@ CHANGE: dict[str, Mutation] = {
     "within-words-wrong": _within_words_wrong,
     "ja-request-wrong": _ja_request_wrong,
     "ja-ga-swap-wrong": _ja_ga_swap_wrong,
-    "zh-de-wrong": _zh_de_wrong,
+    "ja-potential-wrong": _ja_potential_wrong,
+    "ja-niwa-wrong": _ja_niwa_wrong,
+    "zh-not-yet-wrong": _zh_not_yet_wrong,
+    "zh-anzhao-wrong": _zh_anzhao_wrong,
+    "zh-frame-wrong": _zh_frame_wrong,
     "name-swap": _name_swap,
     "tense": _tense,
     "multiplier": _multiplier,
