@@ -1634,12 +1634,50 @@ def _zh_frame_wrong(lang: str, s: str) -> Iterator[str]:
     return _zh_frame(lang, s, wrong=True)
 
 
+def _zh_light_verb(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """The light verb "进行" added before a two-character verb (提前登记 = 提前进行登记) or
+    dropped; changed: "暂停" (suspend) in its place."""
+    if lang != "zh":
+        return
+    m = re.search(r"进行(?=[\u4e00-\u9fff]{2})(?![了中着过一二两三四五六七八九十])", s)
+    if m:
+        yield s[: m.start()] + ("暂停" if wrong else "") + s[m.end() :]
+        return
+    m = re.search(r"(?<=[须应可将由前后时])(登记|审核|检查|维修|处理|备案|审批|清理|核实)", s)
+    if m:
+        yield s[: m.start()] + ("暂停" if wrong else "进行") + s[m.start() :]
+
+
+def _zh_light_verb_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_light_verb(lang, s, wrong=True)
+
+
+def _ja_te_stem(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Japanese first clause joined by the te-form instead of the stem form (分別し、 =
+    分別して, 持ち帰り、 = 持ち帰って、); changed: the first act negated (分別せず、)."""
+    if lang != "ja":
+        return
+    for m in re.finditer(r"(?<=[\u4e00-\u9fff])(し|り)、", s):
+        if wrong:
+            if m.group(1) == "し":
+                yield s[: m.start()] + "せず、" + s[m.end() :]
+            continue
+        yield s[: m.start()] + ("して" if m.group(1) == "し" else "って、") + s[m.end() :]
+
+
+def _ja_te_stem_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_te_stem(lang, s, wrong=True)
+
+
+
 KEEP: dict[str, Mutation] = {
     "ja-kana-unit": _ja_kana_unit,
     "slash-date": _slash_date,
     "within-words": _within_words,
     "ja-request": _ja_request,
     "ja-ga-swap": _ja_ga_swap,
+    "zh-light-verb": _zh_light_verb,
+    "ja-te-stem": _ja_te_stem,
     "ja-potential": _ja_potential,
     "ja-niwa": _ja_niwa,
     "zh-not-yet": _zh_not_yet,
@@ -1854,6 +1892,8 @@ CHANGE: dict[str, Mutation] = {
     "within-words-wrong": _within_words_wrong,
     "ja-request-wrong": _ja_request_wrong,
     "ja-ga-swap-wrong": _ja_ga_swap_wrong,
+    "zh-light-verb-wrong": _zh_light_verb_wrong,
+    "ja-te-stem-wrong": _ja_te_stem_wrong,
     "ja-potential-wrong": _ja_potential_wrong,
     "ja-niwa-wrong": _ja_niwa_wrong,
     "zh-not-yet-wrong": _zh_not_yet_wrong,

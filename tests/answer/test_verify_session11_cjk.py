@@ -4,8 +4,9 @@ Each class of ``bench/verify_mutations_cjk.py`` (session 11) has its equivalence
 next to a changed neighbour that must not be supported: katakana metric units, slashed
 dates, a count "within" a duration in numerals, a Japanese request read as its rule (the
 evidence's only), two Japanese clauses around "が、" in either order, a godan verb's
-potential, "には" = "に", Chinese 没有 = 未, 按照 = 按, the "是…的" frame; and a Chinese
-table row whose 不 belongs to another cell.
+potential, "には" = "に", a te-form clause joint (分別して = 分別し、), Chinese 没有 = 未,
+按照 = 按, the "是…的" frame, the light verb 进行; a verb's や (燃やす) that is no
+coordinator; and a Chinese table row whose 不 belongs to another cell.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ CASES = [
      "逾期三个月未缴纳物业费的，物业服务中心将书面催缴。"),
     ("zh-frame", "物业费是按照房产证上的建筑面积来计算的。", "物业费不是按照房产证上的建筑面积来计算的。",
      "物业费按房产证上的建筑面积计算。"),
+    ("zh-light-verb", "访客的车辆须由业主通过物业小程序提前进行登记。",
+     "访客的车辆须由业主通过物业小程序提前暂停登记。", "访客车辆须由业主通过物业小程序提前登记。"),
+    ("ja-te-stem", "違反ごみは出した人が持ち帰って、正しく分別し、次の収集日に出し直します。",
+     "違反ごみは出した人が持ち帰って、正しく分別せず、次の収集日に出し直します。",
+     "違反ごみは出した人が持ち帰り、正しく分別して次の収集日に出し直してください。"),
 ]  # fmt: skip
 
 
@@ -54,6 +60,21 @@ def test_a_request_is_read_as_a_rule_only_on_the_evidence_side() -> None:
     # "(The office) contacts you" does not state "please contact": the subject may differ.
     assert verdict("当日に連絡してください。", "当日に連絡します。") != "supported"
     assert verdict("当日に連絡します。", "当日に連絡してください。") == "supported"
+
+
+def test_a_verbs_ya_is_no_coordinator() -> None:
+    # 燃やすごみ is one noun phrase: its や never splits it as "A や B" would.
+    table = (
+        "| 種類 | 収集日 | 出す袋 | 手数料 |\n|---|---|---|---|\n"
+        "| 燃やすごみ | 毎週月曜日・木曜日 | 指定袋（黄色） | 45リットル袋1枚50円 |\n"
+    )
+    assert verdict("燃やすごみの指定袋は45Lの袋1枚が50円です。", table) == "supported"
+    assert verdict("燃やすごみの指定袋は45Lの袋1枚が60円です。", table) != "supported"
+
+
+def test_shite_of_an_aspect_stays() -> None:
+    # しておく (do in advance) is not the clause joint "し、".
+    assert verdict("書類を確認し、おく。", "書類を確認しておく。") != "supported"
 
 
 def test_a_date_month_first_is_not_read_as_year_first() -> None:

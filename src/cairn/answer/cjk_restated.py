@@ -17,7 +17,11 @@ notice) and checked on the CJK mutation harness, each an exact equivalence:
   the tense too), "按照" is "按", and the emphatic frame "是 + a manner phrase … 的。"
   states the plain sentence (物业费是按照建筑面积来计算的 = 物业费按建筑面积计算): only
   with 按/按照/根据/通过/由 right after the 是 and 的 closing the sentence, and a 来 before
-  the verb of that frame read away;
+  the verb of that frame read away; the light verb "进行" before a verb is the verb
+  (提前进行登记 = 提前登记; not before a count, 进行一次, nor 进行了/中/着/过);
+* a Japanese first clause joined by the te-form is the one joined by the stem form:
+  分別して次の = 分別し、次の, 持ち帰って、 = 持ち帰り、 (a る-verb's って; a す-verb's
+  して; not として, which is no verb);
 * two Japanese polite clauses joined by the contrastive "が、" ("収集しますが、…収集しません")
   are two statements, so they may come in either order (each keeps its own predicate and
   polarity);
@@ -82,6 +86,13 @@ _ZH_FRAME_RE = re.compile(
     r"(?<=[\u4e00-\u9fff])是((?:按照|按|根据|通过|由)[^，。；！？是]{1,30}?)(?:来)?([\u4e00-\u9fff]{2})的(?=[。！？]|$)"
 )
 
+_ZH_LIGHT_VERB_RE = re.compile(r"进行(?=[\u4e00-\u9fff]{2})(?![了中着过一二两三四五六七八九十])")
+#: A te-form joining two clauses, in the stem form: "して、"/"して" + kanji → "し、";
+#: "って、" of a kanji+る verb → "り、".
+#: Not before "お"/"い"/"も"/"は"/"く" (しておく, している, してもよい, してはならない).
+_JA_SHITE_RE = re.compile(r"(?<=[\u4e00-\u9fff])して(?:、|(?=[\u4e00-\u9fff\u30a1-\u30fa\d]|d\d|その|すぐ))")
+_JA_TTE_RE = re.compile(r"(?<=[\u4e00-\u9fff])って、")
+
 #: Two polite Japanese clauses joined by the contrastive "が、".
 _JA_BUT_RE = re.compile(r"(します|しません|ます|ません|です)が、")
 
@@ -99,12 +110,16 @@ def restated_forms(text: str) -> str:
     text = _WITHIN_RE.sub(r"\1内", _HAN_COUNT_RE.sub(_han_count, text))
     if "が、" in text:
         text = _JA_BUT_RE.sub(r"\1。", text)
+    if "て" in text and _KANA_HANGUL.search(text):
+        text = _JA_TTE_RE.sub("り、", _JA_SHITE_RE.sub("し、", text))
     if "こと" in text:
         text = _JA_KOTO_RE.sub(lambda m: _JA_POTENTIAL[m.group(1)], text)
     if "には" in text:
         text = text.replace("には", "に")
     if not _KANA_HANGUL.search(text):
         text = _ZH_NOT_YET_RE.sub("未", text).replace("按照", "按")
+        if "进行" in text:
+            text = _ZH_LIGHT_VERB_RE.sub("", text)
         if "是" in text:
             text = _ZH_FRAME_RE.sub(r"\1\2", text)
     return text
