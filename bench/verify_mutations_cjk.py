@@ -1669,6 +1669,18 @@ def _ja_te_stem_wrong(lang: str, s: str) -> Iterator[str]:
     return _ja_te_stem(lang, s, wrong=True)
 
 
+def _zh_will(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """The future "将" before a verb said "会" (将书面催缴 = 会书面催缴); changed: "已"."""
+    if lang != "zh":
+        return
+    for m in re.finditer(r"(?<=[\u4e00-\u9fff])将(?=[追出书另给予进停收处退提依于])", s):
+        yield s[: m.start()] + ("已" if wrong else "会") + s[m.end() :]
+
+
+def _zh_will_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_will(lang, s, wrong=True)
+
+
 
 KEEP: dict[str, Mutation] = {
     "ja-kana-unit": _ja_kana_unit,
@@ -1676,6 +1688,7 @@ KEEP: dict[str, Mutation] = {
     "within-words": _within_words,
     "ja-request": _ja_request,
     "ja-ga-swap": _ja_ga_swap,
+    "zh-will": _zh_will,
     "zh-light-verb": _zh_light_verb,
     "ja-te-stem": _ja_te_stem,
     "ja-potential": _ja_potential,
@@ -1892,6 +1905,7 @@ CHANGE: dict[str, Mutation] = {
     "within-words-wrong": _within_words_wrong,
     "ja-request-wrong": _ja_request_wrong,
     "ja-ga-swap-wrong": _ja_ga_swap_wrong,
+    "zh-will-wrong": _zh_will_wrong,
     "zh-light-verb-wrong": _zh_light_verb_wrong,
     "ja-te-stem-wrong": _ja_te_stem_wrong,
     "ja-potential-wrong": _ja_potential_wrong,

@@ -5,7 +5,7 @@ next to a changed neighbour that must not be supported: katakana metric units, s
 dates, a count "within" a duration in numerals, a Japanese request read as its rule (the
 evidence's only), two Japanese clauses around "が、" in either order, a godan verb's
 potential, "には" = "に", a te-form clause joint (分別して = 分別し、), Chinese 没有 = 未,
-按照 = 按, the "是…的" frame, the light verb 进行; a verb's や (燃やす) that is no
+按照 = 按, the "是…的" frame, the light verb 进行, the future 会 = 将; a verb's や (燃やす) that is no
 coordinator; and a Chinese table row whose 不 belongs to another cell.
 """
 
@@ -45,6 +45,9 @@ CASES = [
     ("ja-te-stem", "違反ごみは出した人が持ち帰って、正しく分別し、次の収集日に出し直します。",
      "違反ごみは出した人が持ち帰って、正しく分別せず、次の収集日に出し直します。",
      "違反ごみは出した人が持ち帰り、正しく分別して次の収集日に出し直してください。"),
+    ("zh-will", "逾期未缴纳物业费的，物业服务中心会书面催缴，但不得停水停电。",
+     "逾期未缴纳物业费的，物业服务中心已书面催缴，但不得停水停电。",
+     "逾期三个月未缴纳物业费的，物业服务中心将书面催缴，但不得停水停电。".replace("三个月", "")),
 ]  # fmt: skip
 
 
@@ -75,6 +78,12 @@ def test_a_verbs_ya_is_no_coordinator() -> None:
 def test_shite_of_an_aspect_stays() -> None:
     # しておく (do in advance) is not the clause joint "し、".
     assert verdict("書類を確認し、おく。", "書類を確認しておく。") != "supported"
+
+
+def test_hui_in_a_word_is_no_future() -> None:
+    # 会议 (meeting), 委员会 (committee): never the future "will".
+    assert verdict("业主委员会审议通过。", "业主委员将审议通过。") != "supported"
+    assert verdict("会议将于周五举行。", "会议将于周五举行。") == "supported"
 
 
 def test_a_date_month_first_is_not_read_as_year_first() -> None:

@@ -18,7 +18,9 @@ notice) and checked on the CJK mutation harness, each an exact equivalence:
   states the plain sentence (物业费是按照建筑面积来计算的 = 物业费按建筑面积计算): only
   with 按/按照/根据/通过/由 right after the 是 and 的 closing the sentence, and a 来 before
   the verb of that frame read away; the light verb "进行" before a verb is the verb
-  (提前进行登记 = 提前登记; not before a count, 进行一次, nor 进行了/中/着/过);
+  (提前进行登记 = 提前登记; not before a count, 进行一次, nor 进行了/中/着/过); the future
+  "会" before a verb is "将" (中心会书面催缴 = 中心将书面催缴; not in a word: 会议, 委员会,
+  会计, 办公会审议, 社会, 机会, nor the Japanese 会場, 会社 of a kanji-only table cell);
 * a Japanese first clause joined by the te-form is the one joined by the stem form:
   分別して次の = 分別し、次の, 持ち帰って、 = 持ち帰り、 (a る-verb's って; a す-verb's
   して; not として, which is no verb);
@@ -86,6 +88,10 @@ _ZH_FRAME_RE = re.compile(
     r"(?<=[\u4e00-\u9fff])是((?:按照|按|根据|通过|由)[^，。；！？是]{1,30}?)(?:来)?([\u4e00-\u9fff]{2})的(?=[。！？]|$)"
 )
 
+_ZH_WILL_RE = re.compile(
+    r"(?<![员大社机開开学约聚协工商总事例晚年茶舞宴省体办知員機協総教集面再国都])"
+    r"会(?![议员计场谈见签同商审诊所长话合友客费場社館議員計談見期式])(?=[\u4e00-\u9fff])"
+)
 _ZH_LIGHT_VERB_RE = re.compile(r"进行(?=[\u4e00-\u9fff]{2})(?![了中着过一二两三四五六七八九十])")
 #: A te-form joining two clauses, in the stem form: "して、"/"して" + kanji → "し、";
 #: "って、" of a kanji+る verb → "り、".
@@ -118,6 +124,8 @@ def restated_forms(text: str) -> str:
         text = text.replace("には", "に")
     if not _KANA_HANGUL.search(text):
         text = _ZH_NOT_YET_RE.sub("未", text).replace("按照", "按")
+        if "会" in text:
+            text = _ZH_WILL_RE.sub("将", text)
         if "进行" in text:
             text = _ZH_LIGHT_VERB_RE.sub("", text)
         if "是" in text:
