@@ -56,7 +56,7 @@ import re
 from fractions import Fraction
 
 from cairn.answer.cjk_clauses import continuative_clauses
-from cairn.answer.cjk_restated import restated_forms, slash_dates
+from cairn.answer.cjk_restated import restated_forms, slash_dates, without_topic_after_ni
 from cairn.answer.normalise import _cjk_value
 
 __all__ = ["canonical_cjk"]
@@ -566,7 +566,7 @@ def canonical_cjk(text: str) -> str:
         text = _JA_SURU_KOTO_RE.sub("", _JA_PER_PERIOD_RE.sub(lambda m: m.group(1) or m.group(2), text))
         endings = dict(_JA_ENDINGS)
         text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))
-        text = continuative_clauses(text)  # session 9: 開館し、… = 開館する，…
+        text = without_topic_after_ni(continuative_clauses(text))  # session 9: 開館し、… = 開館する，…
     if _HANGUL.search(text):
         text = _KO_MAN_RE.sub(_ko_man, _KO_SINO_RE.sub(_ko_sino, text))
         text = _KO_N_GAE_RE.sub(r"\1 ", _KO_NATIVE_RE.sub(lambda m: f"{_KO_NATIVE[m.group(1)]} ", text))

@@ -43,7 +43,7 @@ import re
 
 from cairn.answer.normalise import _cjk_value
 
-__all__ = ["request_reading", "restated_forms", "slash_dates"]
+__all__ = ["request_reading", "restated_forms", "slash_dates", "without_topic_after_ni"]
 
 _KANA_HANGUL = re.compile("[\u3041-\u30ff\uac00-\ud7a3]")
 _SLASH_DATE_RE = re.compile(r"(?<![\d/.])((?:19|20)\d\d)/(\d{1,2})/(\d{1,2})(?![\d/])")
@@ -120,8 +120,6 @@ def restated_forms(text: str) -> str:
         text = _JA_TTE_RE.sub("り、", _JA_SHITE_RE.sub("し、", text))
     if "こと" in text:
         text = _JA_KOTO_RE.sub(lambda m: _JA_POTENTIAL[m.group(1)], text)
-    if "には" in text:
-        text = text.replace("には", "に")
     if not _KANA_HANGUL.search(text):
         text = _ZH_NOT_YET_RE.sub("未", text).replace("按照", "按")
         if "会" in text:
@@ -131,6 +129,13 @@ def restated_forms(text: str) -> str:
         if "是" in text:
             text = _ZH_FRAME_RE.sub(r"\1\2", text)
     return text
+
+
+def without_topic_after_ni(text: str) -> str:
+    """``text`` (Japanese) with "には" read as "に" (前日の夜には = 前日の夜に). Run after the
+    continuative clauses are read (:mod:`cairn.answer.cjk_clauses`), which look for a
+    second clause's own topic "は" and must see the same one on both sides."""
+    return text.replace("には", "に") if "には" in text else text
 
 
 #: A sentence-final request whose plain form is exact: a す-verb or する stem (出し,
