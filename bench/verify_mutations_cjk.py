@@ -61,7 +61,7 @@ from cairn.answer import Claim, EvidenceSpan, verify_claims
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "bench" / "verify_set"
 TLDR = ROOT / "bench" / "cjk"
-SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10")
+SPLITS = ("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11")
 
 Mutation = Callable[[str, str], Iterator[str]]
 
@@ -1426,7 +1426,276 @@ def _paren_items_wrong(lang: str, s: str) -> Iterator[str]:
     return _paren_items(lang, s, wrong=True)
 
 
+# --- session 11 families (test11 classes), each preserving and changing -------------------------
+
+_JA_KANA_UNITS = {"cm": ("センチメートル", Fraction(1, 100)), "m": ("メートル", Fraction(1)),
+                  "km": ("キロメートル", Fraction(1000)), "mm": ("ミリメートル", Fraction(1, 1000)),
+                  "kg": ("キログラム", Fraction(1000)), "g": ("グラム", Fraction(1)),
+                  "L": ("リットル", Fraction(1)), "mL": ("ミリリットル", Fraction(1, 1000))}
+_JA_KANA_DIM = {"cm": "m", "m": "m", "km": "m", "mm": "m", "kg": "g", "g": "g", "L": "L", "mL": "L"}
+_JA_UNIT_RE = re.compile(
+    _NUM + r"\s?(" + "|".join(sorted((*_JA_KANA_UNITS, *(v for v, _ in _JA_KANA_UNITS.values())), key=len, reverse=True))
+    + r")(?![A-Za-z])"
+)
+_JA_KANA_OF = {v: k for k, (v, _) in _JA_KANA_UNITS.items()}
+
+
+def _ja_kana_unit(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A metric unit in katakana or Latin letters (50センチメートル = 50cm = 0.5メートル);
+    changed: the number kept and the unit changed (50センチメートル → 50ミリメートル)."""
+    if lang != "ja":
+        return
+    for m in _JA_UNIT_RE.finditer(s):
+        unit = _JA_KANA_OF.get(m.group(2), m.group(2))
+        value, factor = Fraction(m.group(1)), _JA_KANA_UNITS[unit][1]
+        for other, (kana, f) in _JA_KANA_UNITS.items():
+            if _JA_KANA_DIM[other] != _JA_KANA_DIM[unit]:
+                continue
+            if wrong:
+                if f != factor:
+                    yield s[: m.start()] + m.group(1) + kana + s[m.end() :]
+                continue
+            text = _fmt(value * factor / f)
+            if text is not None and (other != unit or m.group(2) != unit):
+                yield s[: m.start()] + text + (other if other == unit else kana) + s[m.end() :]
+
+
+def _ja_kana_unit_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_kana_unit(lang, s, wrong=True)
+
+
+_NATIVE_DATE_RE = re.compile(r"(?<!\d)(20\d\d)年(\d{1,2})月(\d{1,2})日")
+
+
+def _slash_date(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A date with slashes (2027/3/31 = 2027年3月31日); changed: another day."""
+    if lang == "ko":
+        return
+    for m in _NATIVE_DATE_RE.finditer(s):
+        y, mo, d = (int(g) for g in m.groups())
+        if wrong:
+            d = d + 1 if d < 28 else d - 1
+        yield s[: m.start()] + f"{y}/{mo}/{d}" + s[m.end() :]
+
+
+def _slash_date_wrong(lang: str, s: str) -> Iterator[str]:
+    return _slash_date(lang, s, wrong=True)
+
+
+_HAN_NUMERAL = {1: "一", 2: "二", 3: "三", 4: "四", 5: "五", 6: "六", 7: "七", 8: "八", 9: "九", 10: "十",
+                12: "十二", 14: "十四", 15: "十五", 20: "二十", 24: "二十四", 30: "三十", 31: "三十一",
+                60: "六十", 90: "九十"}
+_WITHIN_RE = re.compile(r"(?<![\d.,月])(\d+)(日|天|个月|か月|年|小时|時間|周|週間)(以内|之内|内)")
+
+
+def _within_words(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A count "within" a duration in numerals and with 以内/之内/内 (30日内 = 三十日以内);
+    changed: another count, or 以内 → 以上."""
+    if lang == "ko":
+        return
+    for m in _WITHIN_RE.finditer(s):
+        n = int(m.group(1))
+        if wrong:
+            yield s[: m.start()] + f"{n + 1}{m.group(2)}{m.group(3)}" + s[m.end() :]
+            yield s[: m.start()] + f"{m.group(1)}{m.group(2)}以上" + s[m.end() :]
+            continue
+        within = {"以内": "内", "之内": "以内", "内": "以内"}[m.group(3)] if lang == "zh" else m.group(3)
+        if n in _HAN_NUMERAL:
+            yield s[: m.start()] + f"{_HAN_NUMERAL[n]}{m.group(2)}{m.group(3)}" + s[m.end() :]
+        if within != m.group(3):
+            yield s[: m.start()] + f"{m.group(1)}{m.group(2)}{within}" + s[m.end() :]
+
+
+def _within_words_wrong(lang: str, s: str) -> Iterator[str]:
+    return _within_words(lang, s, wrong=True)
+
+
+def _ja_request(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Japanese notice's request stated as its rule (出してください = 出します, 開けないで
+    ください = 開けません); changed: the request as a permission (出せます) or negated."""
+    if lang != "ja" or not s.endswith(("てください。", "ないでください。")):
+        return
+    if s.endswith("ないでください。"):
+        stem = s[: -len("ないでください。")]
+        yield stem + ("る。" if wrong else "ない。")  # 開けないでください → 開けない (changed: 開ける)
+        return
+    stem = s[: -len("てください。")]
+    if stem.endswith(("っ", "ん", "い")) or not stem:
+        return  # 使って / 読んで: the plain form is not the stem + ます
+    if stem.endswith("し") and wrong:
+        yield stem[:-1] + "せます。"  # 出してください → 出せます (may), not a request
+    yield stem + ("ません。" if wrong else "ます。")
+
+
+def _ja_request_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_request(lang, s, wrong=True)
+
+
+_JA_GA_RE = re.compile(r"^(.{4,}?(?:します|しません|ます|ません|です))が、(.{4,}?(?:します|しません|ます|ません|です))。$")
+
+
+def _ja_ga_swap(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """Two Japanese clauses joined by "…が、" swapped (AますがBません = BませんがAます);
+    changed: swapped with the polarity of the predicates exchanged."""
+    if lang != "ja" or (m := _JA_GA_RE.match(s)) is None:
+        return
+    a, b = m.group(1), m.group(2)
+    if wrong:
+        flip = {"ません": "ます", "ます": "ません"}
+        ea = "ません" if a.endswith("ません") else "ます" if a.endswith("ます") else None
+        eb = "ません" if b.endswith("ません") else "ます" if b.endswith("ます") else None
+        if ea is None or eb is None or ea != eb:
+            return
+        a, b = a[: -len(ea)] + flip[ea], b[: -len(eb)] + flip[eb]
+    yield f"{b}が、{a}。"
+
+
+def _ja_ga_swap_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_ga_swap(lang, s, wrong=True)
+
+
+_JA_KOTO_SRC_RE = re.compile(r"(?<=[\u4e00-\u9fff])([すくぐむぶつう])こと[がは]?でき(ます|ません|る|ない)")
+_JA_POTENTIAL = dict(zip("すくぐむぶつう", "せけげめべてえ", strict=True))
+_JA_I_ROW = dict(zip("すくぐむぶつう", "しきぎみびちい", strict=True))
+
+
+def _ja_potential(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A godan verb's "…ことができる" as its potential form (出すことはできません = 出せません);
+    changed: the plain (not the potential) verb, the polarity kept (出しません)."""
+    if lang != "ja":
+        return
+    for m in _JA_KOTO_SRC_RE.finditer(s):
+        end = {"ます": "ます", "ません": "ません", "る": "る", "ない": "ない"}[m.group(2)]
+        if wrong:
+            stem = _JA_I_ROW[m.group(1)]
+            verb = stem + end if end in ("ます", "ません") else m.group(1) if end == "る" else None
+            if verb is None:
+                continue
+        else:
+            verb = _JA_POTENTIAL[m.group(1)] + end
+        yield s[: m.start()] + verb + s[m.end() :]
+
+
+def _ja_potential_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_potential(lang, s, wrong=True)
+
+
+def _ja_niwa(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """The topic "は" after "に" added or dropped (夜に = 夜には); changed: "には" → "では"."""
+    if lang != "ja":
+        return
+    i = s.find("には")
+    if i >= 0:
+        yield s[:i] + ("では" if wrong else "に") + s[i + 2 :]
+    elif not wrong and (m := re.search(r"(?<=[\u4e00-\u9fff])に(?=[\u4e00-\u9fff])", s)):
+        yield s[: m.start()] + "には" + s[m.end() :]
+
+
+def _ja_niwa_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_niwa(lang, s, wrong=True)
+
+
+def _zh_not_yet(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """"未" before a verb said "没有" (未缴纳 = 没有缴纳); changed: 未 → 已."""
+    if lang != "zh":
+        return
+    for m in re.finditer(r"(?<![尚从])未(?=[\u4e00-\u9fff]{2})(?!来|满|成年|经|知)", s):
+        yield s[: m.start()] + ("已" if wrong else "没有") + s[m.end() :]
+
+
+def _zh_not_yet_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_not_yet(lang, s, wrong=True)
+
+
+def _zh_anzhao(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """"按" said "按照" (按面积计算 = 按照面积计算); changed: "不按"."""
+    if lang != "zh":
+        return
+    for m in re.finditer(r"(?<![\u4e00-\u9fff]按)按(?![照时期钮键下住])", s):
+        yield s[: m.start()] + ("不按" if wrong else "按照") + s[m.end() :]
+
+
+def _zh_anzhao_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_anzhao(lang, s, wrong=True)
+
+
+_ZH_MANNER_RE = re.compile(r"^([\u4e00-\u9fff]{2,8})((?:按|根据|通过|由)[^，。；！？是]{1,20}?)([\u4e00-\u9fff]{2})。$")
+
+
+def _zh_frame(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A sentence "S + manner phrase + V。" in the emphatic frame "S是…来V的。"; changed:
+    the frame negated ("S不是…来V的。")."""
+    if lang != "zh" or (m := _ZH_MANNER_RE.match(s)) is None:
+        return
+    yield f"{m.group(1)}{'不是' if wrong else '是'}{m.group(2)}{'' if wrong else '来'}{m.group(3)}的。"
+
+
+def _zh_frame_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_frame(lang, s, wrong=True)
+
+
+def _zh_light_verb(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """The light verb "进行" added before a two-character verb (提前登记 = 提前进行登记) or
+    dropped; changed: "暂停" (suspend) in its place."""
+    if lang != "zh":
+        return
+    m = re.search(r"进行(?=[\u4e00-\u9fff]{2})(?![了中着过一二两三四五六七八九十])", s)
+    if m:
+        yield s[: m.start()] + ("暂停" if wrong else "") + s[m.end() :]
+        return
+    m = re.search(r"(?<=[须应可将由前后时])(登记|审核|检查|维修|处理|备案|审批|清理|核实)", s)
+    if m:
+        yield s[: m.start()] + ("暂停" if wrong else "进行") + s[m.start() :]
+
+
+def _zh_light_verb_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_light_verb(lang, s, wrong=True)
+
+
+def _ja_te_stem(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """A Japanese first clause joined by the te-form instead of the stem form (分別し、 =
+    分別して, 持ち帰り、 = 持ち帰って、); changed: the first act negated (分別せず、)."""
+    if lang != "ja":
+        return
+    for m in re.finditer(r"(?<=[\u4e00-\u9fff])(し|り)、", s):
+        if wrong:
+            if m.group(1) == "し":
+                yield s[: m.start()] + "せず、" + s[m.end() :]
+            continue
+        yield s[: m.start()] + ("して" if m.group(1) == "し" else "って、") + s[m.end() :]
+
+
+def _ja_te_stem_wrong(lang: str, s: str) -> Iterator[str]:
+    return _ja_te_stem(lang, s, wrong=True)
+
+
+def _zh_will(lang: str, s: str, wrong: bool = False) -> Iterator[str]:
+    """The future "将" before a verb said "会" (将书面催缴 = 会书面催缴); changed: "已"."""
+    if lang != "zh":
+        return
+    for m in re.finditer(r"(?<=[\u4e00-\u9fff])将(?=[追出书另给予进停收处退提依于])", s):
+        yield s[: m.start()] + ("已" if wrong else "会") + s[m.end() :]
+
+
+def _zh_will_wrong(lang: str, s: str) -> Iterator[str]:
+    return _zh_will(lang, s, wrong=True)
+
+
+
 KEEP: dict[str, Mutation] = {
+    "ja-kana-unit": _ja_kana_unit,
+    "slash-date": _slash_date,
+    "within-words": _within_words,
+    "ja-request": _ja_request,
+    "ja-ga-swap": _ja_ga_swap,
+    "zh-will": _zh_will,
+    "zh-light-verb": _zh_light_verb,
+    "ja-te-stem": _ja_te_stem,
+    "ja-potential": _ja_potential,
+    "ja-niwa": _ja_niwa,
+    "zh-not-yet": _zh_not_yet,
+    "zh-anzhao": _zh_anzhao,
+    "zh-frame": _zh_frame,
     "variant": _variants,
     "ja-ending": _ja_endings,
     "half": _halves,
@@ -1631,6 +1900,19 @@ def _name_swap(lang: str, s: str) -> Iterator[str]:
 
 
 CHANGE: dict[str, Mutation] = {
+    "ja-kana-unit-wrong": _ja_kana_unit_wrong,
+    "slash-date-wrong": _slash_date_wrong,
+    "within-words-wrong": _within_words_wrong,
+    "ja-request-wrong": _ja_request_wrong,
+    "ja-ga-swap-wrong": _ja_ga_swap_wrong,
+    "zh-will-wrong": _zh_will_wrong,
+    "zh-light-verb-wrong": _zh_light_verb_wrong,
+    "ja-te-stem-wrong": _ja_te_stem_wrong,
+    "ja-potential-wrong": _ja_potential_wrong,
+    "ja-niwa-wrong": _ja_niwa_wrong,
+    "zh-not-yet-wrong": _zh_not_yet_wrong,
+    "zh-anzhao-wrong": _zh_anzhao_wrong,
+    "zh-frame-wrong": _zh_frame_wrong,
     "name-swap": _name_swap,
     "tense": _tense,
     "multiplier": _multiplier,

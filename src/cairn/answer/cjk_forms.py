@@ -56,6 +56,7 @@ import re
 from fractions import Fraction
 
 from cairn.answer.cjk_clauses import continuative_clauses
+from cairn.answer.cjk_restated import restated_forms, slash_dates, without_topic_after_ni
 from cairn.answer.normalise import _cjk_value
 
 __all__ = ["canonical_cjk"]
@@ -273,6 +274,7 @@ def western_forms(text: str) -> str:
         text = _HAO_DATE_RE.sub(r"\1日", text)
     if "年" in text:
         text = _ERA_RE.sub(lambda m: f"{_ERA_BASE[m.group(1)] + (1 if m.group(2) == '元' else int(m.group(2)))}年", text)
+    text = slash_dates(text)  # session 11: 2027/3/31
     return _DOTTED_DATE_RE.sub(_dotted_date, text) if "." in text else text
 
 
@@ -540,7 +542,7 @@ def _ko_list(m: re.Match[str]) -> str:
 
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
-    text = _VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text)
+    text = restated_forms(_VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text))  # session 11
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, _MAN_CHEON_RE.sub(_man_cheon, text)))
     text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
     text = _HALF_DAY_RE.sub(_clock, _PART_RANGE_RE.sub(_part_range, text))
@@ -564,7 +566,7 @@ def canonical_cjk(text: str) -> str:
         text = _JA_SURU_KOTO_RE.sub("", _JA_PER_PERIOD_RE.sub(lambda m: m.group(1) or m.group(2), text))
         endings = dict(_JA_ENDINGS)
         text = _JA_MASU_RE.sub(_plain_verb, _JA_ENDING_RE.sub(lambda m: endings[m.group(1)], text))
-        text = continuative_clauses(text)  # session 9: 開館し、… = 開館する，…
+        text = without_topic_after_ni(continuative_clauses(text))  # session 9: 開館し、… = 開館する，…
     if _HANGUL.search(text):
         text = _KO_MAN_RE.sub(_ko_man, _KO_SINO_RE.sub(_ko_sino, text))
         text = _KO_N_GAE_RE.sub(r"\1 ", _KO_NATIVE_RE.sub(lambda m: f"{_KO_NATIVE[m.group(1)]} ", text))

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
-__all__ = ["cjk_cell_read", "cjk_named_columns"]
+__all__ = ["cjk_cell_read", "cjk_named_columns", "cjk_negation_elsewhere"]
 
 
 def cjk_named_columns(heads: Sequence[str], claim: Sequence[AccountToken]) -> dict[int, list[int]]:
@@ -86,3 +86,26 @@ def cjk_cell_read(cell: Sequence[AccountToken], t: AccountToken, claim: Sequence
         if before and after:
             return True
     return False
+
+
+#: Chinese negation characters (session 11).
+_ZH_NEGATIONS = frozenset("不没未无非")
+
+
+def cjk_negation_elsewhere(claim: Sequence[AccountToken], cells: Sequence[Sequence[AccountToken]]) -> str | None:
+    """A reason when a Chinese negation of the claim is found in the row only in a cell
+    the claim does not read there (session 11): "电动自行车的月租不为20元" is not accounted
+    by "| 电动自行车 | 20元 | 不提供 |", whose 不 is 不提供's. The negation must keep a
+    neighbour of the claim next to it in its cell (不办理 from "| 不办理月租 |")."""
+    for i, t in enumerate(claim):
+        if t.kind != "c" or t.key not in _ZH_NEGATIONS:
+            continue
+        near = {claim[j].key for j in (i - 1, i + 1) if 0 <= j < len(claim) and claim[j].kind == "c"}
+        if not any(
+            cell[k].key == t.key
+            and any(cell[j].key in near for j in (k - 1, k + 1) if 0 <= j < len(cell))
+            for cell in cells
+            for k in range(len(cell))
+        ):
+            return f"its {t.text} is in no cell it reads"
+    return None

@@ -11,7 +11,8 @@ and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronte
 two coordinated phrases in the evidence's order (:mod:`cairn.answer.conjuncts`),
 and a Chinese attributive "的" the evidence leaves out or an edition named by a copula
 clause of its own or a Japanese first clause "…し、" as a sentence of its own or a
-Chinese "，并" the evidence writes as "，" (:mod:`cairn.answer.cjk_readings`).
+Chinese "，并" the evidence writes as "，" (:mod:`cairn.answer.cjk_readings`), and a
+Japanese request of the evidence read as the rule it states (:mod:`cairn.answer.cjk_restated`).
 A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
@@ -24,6 +25,7 @@ from cairn.answer.cjk_readings import (
     continuative_reading,
     edition_reading,
 )
+from cairn.answer.cjk_restated import request_reading
 from cairn.answer.clause_order import swapped_clauses
 from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
@@ -67,5 +69,8 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     continuative = continuative_reading(claim_text, evidence_text)  # 取り消し、… = 取り消す。…
     if continuative is not None:
         out.append([continuative])
+    request = request_reading(claim_text, evidence_text)  # 出してください accounts 出します
+    if request is not None:
+        out.append([request])
     out += [] if table else [[(claim, evidence_text)] for claim in swapped_conjuncts(claim_text, evidence_text)]
     return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from cairn.answer.cjk_table import cjk_cell_read, cjk_named_columns
+from cairn.answer.cjk_table import cjk_cell_read, cjk_named_columns, cjk_negation_elsewhere
 from cairn.answer.table_polarity import negative_cell_read
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
@@ -181,6 +181,9 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     pairs = reading.split(" ; ")
     cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in pairs]
     heads = [pair.split(" : ", 1)[0] if " : " in pair else "" for pair in pairs]
+    negation = cjk_negation_elsewhere(claim, cells)  # session 11: 不为 is not 不提供's 不
+    if negation:
+        return negation
     words = [t for t in claim if t.kind != "p" and not _table_glue(t)]
     # The row is about what its first cell names, all of it: "Archive" does not read the
     # "Deep Archive" row. A parenthesised aside in that cell may be left out, or stand

@@ -381,9 +381,9 @@ _CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가
 #: conditional "押すと" or a quoting "と" is never read so.
 #: Session 8: "AやB" too ("客室や廊下で"), after a topic, subject, object or place
 #: particle too ("規則は本館と別館の"), before "で" too; never "として", "という" or
-#: "と一緒に"/"と共に" (with).
+#: "と一緒に"/"と共に" (with). Session 11: never the や of a verb (燃やす, 冷やさない, 増やせる).
 _JA_TO_RE = re.compile(
-    r"(^|[、。，：；|\s（(のはがをにで])([^\s、。，はがをもにでとのへや|（）()]{1,10})([とや])"
+    r"(^|[、。，：；|\s（(のはがをにで])([^\s、。，はがをもにでとのへや|（）()]{1,10})(と|や(?![さしすせそ]))"
     r"(?!して|しての|いう|いった|一緒|共に|ともに|同様|同じ|なる|なり|なっ)"
     r"([^\s、。，はがをもにでとのへや|（）()]{1,10})(?=[はがをもにので])"
 )
