@@ -1,0 +1,97 @@
+"""Auxiliaries, pronouns and number words a near-verbatim restatement adds (issue 12, session 11).
+
+A restatement of an evidence sentence often adds words that change nothing it states:
+
+* the present perfect for a simple past: "The engineer has cleaned the trap and has
+  refilled it" restates "The engineer cleaned the trap and refilled it";
+* the subject pronoun of a second conjunct: "The alarm was tested and it sounded"
+  restates "The alarm was tested and sounded";
+* a range of small numbers in words: "two to three weeks" restates "2 to 3 weeks".
+
+:func:`restated_reading` reads the claim without them, only where the evidence says the
+same verb bare (an active simple past after a word that is no auxiliary: "cleaned", not
+"was cleaned" or "has been cleaned") or the same conjunct without its pronoun, or the
+range in digits. The reading is then accounted in full like the claim, so a "not", a
+"never", a modal or another number the claim keeps still has to be matched.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["restated_reading"]
+
+# Words before which "-ed" is no active simple past of the sentence's subject.
+_AUXILIARIES = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "do",
+        "does",
+        "did",
+        "not",
+        "never",
+        "get",
+        "gets",
+        "got",
+    ]
+)
+_PERFECT = re.compile(r"\b(?:has|have) ([a-z]{2,}ed)\b")
+_PRONOUN = re.compile(r"\band (?:it|they) ([a-z]+)\b")
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+_WORD_RANGE = re.compile(
+    r"\b(" + "|".join(_NUMBER_WORDS) + r") to (" + "|".join(_NUMBER_WORDS) + r")\b"
+)
+
+
+def _bare_past(verb: str, evidence: str) -> bool:
+    """Whether ``evidence`` has ``verb`` as an active simple past, and never after an
+    auxiliary ("was cleaned", "has cleaned")."""
+    befores = [m.group(1) for m in re.finditer(rf"\b([a-z]+)\s+{verb}\b", evidence)]
+    return bool(befores) and not any(b in _AUXILIARIES for b in befores)
+
+
+def restated_reading(claim_text: str, evidence_text: str) -> str | None:
+    """``claim_text`` without the present perfect's "has"/"have", a second conjunct's
+    pronoun and with a worded range in digits, each only where the evidence says it
+    so (see the module docstring); None when nothing applies."""
+    evidence = evidence_text.lower()
+    out = claim_text
+
+    def perfect(m: re.Match[str]) -> str:
+        return m.group(1) if _bare_past(m.group(1), evidence) else m.group(0)
+
+    def pronoun(m: re.Match[str]) -> str:
+        word = m.group(1)
+        bare = re.search(rf"\band {word}\b", evidence) and not re.search(
+            rf"\band (?:it|they) {word}\b", evidence
+        )
+        return f"and {word}" if bare else m.group(0)
+
+    def worded_range(m: re.Match[str]) -> str:
+        low, high = _NUMBER_WORDS[m.group(1)], _NUMBER_WORDS[m.group(2)]
+        said = re.search(rf"(?<![\d.,]){low}\s*(?:to|–|-)\s*{high}(?![\d.,])", evidence)
+        return said.group(0) if said else m.group(0)  # as the evidence writes it
+
+    out = _PRONOUN.sub(pronoun, out)
+    out = _PERFECT.sub(perfect, out)
+    out = _WORD_RANGE.sub(worded_range, out)
+    return out if out != claim_text else None
