@@ -10,13 +10,22 @@ never say ``supported``):
 * a subject pronoun a second conjunct repeats: "was tested and sounded" → "was tested and
   it sounded"; changed: "and it never sounded", "and it has not sounded";
 * a range of small numbers said in words: "2 to 3 weeks" → "two to three weeks";
-  changed: "two to four weeks", "one to three weeks".
+  changed: "two to four weeks", "one to three weeks";
+* a pressure in another unit: "20.6 mbar" → "2.06 kPa", "1.5 bar" → "1,500 mbar";
+  changed: the number kept with the other unit ("20.6 kPa"), the scale off by ten;
+* a date with dots or a month with a slash: "30 April 2027" → "30.4.2027", "March 2029"
+  → "03/2029"; changed: another month ("30.5.2027", "04/2029"), month and day swapped
+  ("4.30.2027");
+* a half or quarter of a measure, or a quarter more: "250 ml" → "a quarter of a litre",
+  "500 g" → "half a kilogram", "25% extra" → "a quarter extra"; changed: the other
+  part ("half a litre" for 250 ml, "a quarter of a litre" for 500 ml), a third.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from decimal import Decimal
 
 __all__ = ["CHANGING_S11", "PRESERVING_S11"]
 
@@ -196,10 +205,153 @@ def c_range_words_low(s: str) -> str | None:
     return s[: m.start()] + f"{_WORDS[other]} to {_WORDS[high]} {m.group(3)}" + s[m.end() :]
 
 
+_PRESSURE = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?) (mbar|bar|kPa)\b")
+_PASCALS = {"mbar": Decimal(100), "bar": Decimal(100000), "kPa": Decimal(1000)}
+_OTHER_PRESSURE = {"mbar": "kPa", "bar": "mbar", "kPa": "mbar"}
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2}) (" + "|".join(_MONTHS) + r") (\d{4})\b")
+_MONTH_YEAR = re.compile(r"(?<!\d )\b(" + "|".join(_MONTHS) + r") (\d{4})\b")
+
+
+def _number(value: Decimal) -> str:
+    text = format(value.normalize(), "f")
+    whole, _, frac = text.partition(".")
+    whole = f"{int(whole):,}"
+    return f"{whole}.{frac}" if frac else whole
+
+
+def _pressure(s: str, scale: Decimal, same_number: bool) -> str | None:
+    m = _PRESSURE.search(s)
+    if m is None:
+        return None
+    unit = m.group(2)
+    other = _OTHER_PRESSURE[unit]
+    value = Decimal(m.group(1)) * _PASCALS[unit] / _PASCALS[other] * scale
+    number = m.group(1) if same_number else _number(value)
+    return s[: m.start()] + f"{number} {other}" + s[m.end() :]
+
+
+def m_pressure_unit(s: str) -> str | None:
+    """ "20.6 mbar" → "2.06 kPa"; "1.5 bar" → "1,500 mbar"."""
+    return _pressure(s, Decimal(1), same_number=False)
+
+
+def c_pressure_unit_unconverted(s: str) -> str | None:
+    """ "20.6 mbar" → "20.6 kPa": the number kept with the other unit."""
+    return _pressure(s, Decimal(1), same_number=True)
+
+
+def c_pressure_scale(s: str) -> str | None:
+    """ "20.6 mbar" → "20.6 kPa" ÷ … → "0.206 kPa": the conversion off by ten."""
+    return _pressure(s, Decimal("0.1"), same_number=False)
+
+
+def m_date_dots(s: str) -> str | None:
+    """ "30 April 2027" → "30.4.2027"; else "March 2029" → "03/2029"."""
+    m = _DAY_MONTH_YEAR.search(s)
+    if m is not None:
+        month = _MONTHS.index(m.group(2)) + 1
+        return s[: m.start()] + f"{int(m.group(1))}.{month}.{m.group(3)}" + s[m.end() :]
+    m = _MONTH_YEAR.search(s)
+    if m is None:
+        return None
+    return s[: m.start()] + f"{_MONTHS.index(m.group(1)) + 1:02d}/{m.group(2)}" + s[m.end() :]
+
+
+def c_date_dots_month(s: str) -> str | None:
+    """ "30 April 2027" → "30.5.2027"; "March 2029" → "04/2029": another month."""
+    m = _DAY_MONTH_YEAR.search(s)
+    if m is not None:
+        month = _MONTHS.index(m.group(2)) + 2 if _MONTHS.index(m.group(2)) < 11 else 1
+        return s[: m.start()] + f"{int(m.group(1))}.{month}.{m.group(3)}" + s[m.end() :]
+    m = _MONTH_YEAR.search(s)
+    if m is None:
+        return None
+    month = _MONTHS.index(m.group(1)) + 2 if _MONTHS.index(m.group(1)) < 11 else 1
+    return s[: m.start()] + f"{month:02d}/{m.group(2)}" + s[m.end() :]
+
+
+def c_date_dots_swapped(s: str) -> str | None:
+    """ "30 April 2027" → "4.30.2027": month first, as America orders it (no such date
+    in the dotted, day-first form; "4.3.2027" for 3 April would be 4 March)."""
+    m = _DAY_MONTH_YEAR.search(s)
+    if m is None:
+        return None
+    day, month = int(m.group(1)), _MONTHS.index(m.group(2)) + 1
+    if day == month:
+        return None
+    return s[: m.start()] + f"{month}.{day}.{m.group(3)}" + s[m.end() :]
+
+
+_PART_AMOUNT = re.compile(r"(?<![\d.,])(250|500|750) ?(ml|g|m)\b")
+_PART_PERCENT = re.compile(r"(?<![\d.,])(25|50|75) ?% (extra|more)\b")
+_PART_WORDS = {
+    250: "a quarter of",
+    500: "half",
+    750: "three quarters of",
+    25: "a quarter",
+    50: "half",
+    75: "three quarters",
+}
+_WHOLE = {"ml": "a litre", "g": "a kilogram", "m": "a kilometre"}
+
+
+def _parts(s: str, pick: Callable[[int], str | None]) -> str | None:
+    m = _PART_AMOUNT.search(s)
+    if m is not None:
+        words = pick(int(m.group(1)))
+        return (
+            None
+            if words is None
+            else s[: m.start()] + f"{words} {_WHOLE[m.group(2)]}" + s[m.end() :]
+        )
+    m = _PART_PERCENT.search(s)
+    if m is None:
+        return None
+    words = pick(int(m.group(1)))
+    return (
+        None
+        if words is None or words.endswith(" of")
+        else s[: m.start()] + f"{words} {m.group(2)}" + s[m.end() :]
+    )
+
+
+def m_part_of_measure(s: str) -> str | None:
+    """ "250 ml" → "a quarter of a litre"; "500 g" → "half a kilogram"; "25% extra" → "a quarter extra"."""
+    return _parts(s, lambda n: _PART_WORDS[n])
+
+
+def c_part_of_measure_other(s: str) -> str | None:
+    """ "250 ml" → "half a litre"; "500 ml" → "a quarter of a litre": the other part."""
+    other = {250: 500, 500: 250, 750: 500, 25: 50, 50: 25, 75: 25}
+    return _parts(s, lambda n: _PART_WORDS[other[n]])
+
+
+def c_part_of_measure_third(s: str) -> str | None:
+    """ "250 ml" → "a third of a litre": no such equality."""
+    return _parts(s, lambda n: "a third of" if n >= 250 else "a third")
+
+
 PRESERVING_S11: dict[str, Callable[[str], str | None]] = {
     "present-perfect": m_present_perfect,
     "conjunct-pronoun": m_conjunct_pronoun,
     "range-in-words": m_range_words,
+    "pressure-unit": m_pressure_unit,
+    "date-dots-or-slash": m_date_dots,
+    "part-of-measure": m_part_of_measure,
 }
 CHANGING_S11: dict[str, Callable[[str], str | None]] = {
     "present-perfect-negated": c_present_perfect_negated,
@@ -208,4 +360,10 @@ CHANGING_S11: dict[str, Callable[[str], str | None]] = {
     "conjunct-pronoun-not": c_conjunct_pronoun_not,
     "range-words-high-changed": c_range_words_high,
     "range-words-low-changed": c_range_words_low,
+    "pressure-unit-unconverted": c_pressure_unit_unconverted,
+    "pressure-scale-off": c_pressure_scale,
+    "date-dots-month-changed": c_date_dots_month,
+    "date-dots-day-month-swapped": c_date_dots_swapped,
+    "part-of-measure-other": c_part_of_measure_other,
+    "part-of-measure-third": c_part_of_measure_third,
 }

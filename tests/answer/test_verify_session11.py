@@ -97,3 +97,95 @@ def test_a_worded_range_is_its_digits(claim: str, evidence: str) -> None:
 )
 def test_a_worded_range_keeps_its_ends_and_unit(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- a pressure in another unit: "2.06 kPa" = "20.6 mbar" = 0.0206 bar.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The inlet pressure was 2.06 kPa.", "The inlet pressure was 20.6 mbar."),
+        ("The tank holds 1,500 mbar when cold.", "The tank holds 1.5 bar when cold."),
+        ("The tank holds 150 kPa when cold.", "The tank holds 1.5 bar when cold."),
+        ("Air pressure fell to 990 hPa.", "Air pressure fell to 990 mbar."),
+    ],
+)
+def test_a_pressure_converts_exactly(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The inlet pressure was 20.6 kPa.", "The inlet pressure was 20.6 mbar."),
+        ("The inlet pressure was 0.206 kPa.", "The inlet pressure was 20.6 mbar."),
+        ("The tank holds 1.5 mbar when cold.", "The tank holds 1.5 bar when cold."),
+        ("The tank holds 15 kPa when cold.", "The tank holds 1.5 bar when cold."),
+        ("The tank holds 1.5 psi when cold.", "The tank holds 1.5 bar when cold."),
+    ],
+)
+def test_a_pressure_keeps_its_scale(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+# --- a day-first date with dots, a month and year with a slash.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Forms are due by 30.4.2027.", "Forms are due by 30 April 2027."),
+        ("Forms are due by 30 April 2027.", "Forms are due by 30.04.2027."),
+        ("The next audit is due by 03/2029.", "The next audit is due by March 2029."),
+    ],
+)
+def test_dotted_dates_and_slashed_months(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Forms are due by 30.5.2027.", "Forms are due by 30 April 2027."),
+        ("Forms are due by 4.30.2027.", "Forms are due by 30 April 2027."),
+        ("Forms are due by 3.4.2027.", "Forms are due by 4 March 2027."),
+        ("The next audit is due by 04/2029.", "The next audit is due by March 2029."),
+        ("The next audit is due by 03/2028.", "The next audit is due by March 2029."),
+        # A slashed ratio is no month.
+        ("Dilute the stock 1/2000 before use.", "Dilute the stock in January 2000 before use."),
+    ],
+)
+def test_dotted_dates_keep_day_month_and_year(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+# --- a half or quarter of a measure; a quarter more.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Juice should be limited to a quarter of a litre a day.", "Juice should be limited to 250 ml a day."),
+        ("Each bag holds half a kilogram of rice.", "Each bag holds 500 g of rice."),
+        ("The path is three quarters of a kilometre long.", "The path is 750 m long."),
+        ("The standard adjustment is a quarter extra time.", "The standard adjustment is 25% extra time."),
+    ],
+)
+def test_a_part_of_a_measure_is_its_amount(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Juice should be limited to half a litre a day.", "Juice should be limited to 250 ml a day."),
+        ("Juice should be limited to a third of a litre a day.", "Juice should be limited to 250 ml a day."),
+        ("Juice should be limited to a quarter of a litre a week.", "Juice should be limited to 250 ml a day."),
+        ("Each bag holds a quarter of a kilogram of rice.", "Each bag holds 500 g of rice."),
+        ("The standard adjustment is half extra time.", "The standard adjustment is 25% extra time."),
+        ("The standard adjustment is a third extra time.", "The standard adjustment is 25% extra time."),
+    ],
+)
+def test_a_part_of_a_measure_keeps_its_size(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
