@@ -18,7 +18,10 @@ never say ``supported``):
   ("4.30.2027");
 * a half or quarter of a measure, or a quarter more: "250 ml" → "a quarter of a litre",
   "500 g" → "half a kilogram", "25% extra" → "a quarter extra"; changed: the other
-  part ("half a litre" for 250 ml, "a quarter of a litre" for 500 ml), a third.
+  part ("half a litre" for 250 ml, "a quarter of a litre" for 500 ml), a third;
+* a negative fronted with inversion: "The firm will not refund travel in any case" →
+  "In no case will the firm refund travel"; changed: a positive sentence so inverted
+  ("The firm will refund travel" → "In no case will the firm refund travel").
 """
 
 from __future__ import annotations
@@ -345,6 +348,35 @@ def c_part_of_measure_third(s: str) -> str | None:
     return _parts(s, lambda n: "a third of" if n >= 250 else "a third")
 
 
+_SUBJECT_AUX = re.compile(
+    r"^(?P<s>(?:The|This|That|These|Those|Each|Every|All|Any|No) [a-z][\w-]*(?: [a-z][\w-]*)?) (?P<aux>will|may|can|must|should|is|are|does|do)"
+    r"(?P<neg> not)? (?P<rest>[a-z].*?)(?P<any> in any case| under any circumstances| at any time)?(?P<end>[.!]?)$"
+)
+_NO = {
+    " in any case": "In no case",
+    " under any circumstances": "Under no circumstances",
+    " at any time": "At no time",
+}
+
+
+def m_inverted_negative(s: str) -> str | None:
+    """ "The firm will not refund travel in any case" → "In no case will the firm refund travel"."""
+    m = _SUBJECT_AUX.match(s)
+    if m is None or not m.group("neg") or not m.group("any"):
+        return None
+    subject = m.group("s")[0].lower() + m.group("s")[1:]
+    return f"{_NO[m.group('any')]} {m.group('aux')} {subject} {m.group('rest')}{m.group('end')}"
+
+
+def c_inverted_positive(s: str) -> str | None:
+    """ "The firm will refund travel" → "In no case will the firm refund travel": negated."""
+    m = _SUBJECT_AUX.match(s)
+    if m is None or m.group("neg") or m.group("rest").startswith(("not ", "never ", "no ")):
+        return None
+    subject = m.group("s")[0].lower() + m.group("s")[1:]
+    return f"In no case {m.group('aux')} {subject} {m.group('rest')}{m.group('any') or ''}{m.group('end')}"
+
+
 PRESERVING_S11: dict[str, Callable[[str], str | None]] = {
     "present-perfect": m_present_perfect,
     "conjunct-pronoun": m_conjunct_pronoun,
@@ -352,6 +384,7 @@ PRESERVING_S11: dict[str, Callable[[str], str | None]] = {
     "pressure-unit": m_pressure_unit,
     "date-dots-or-slash": m_date_dots,
     "part-of-measure": m_part_of_measure,
+    "inverted-negative": m_inverted_negative,
 }
 CHANGING_S11: dict[str, Callable[[str], str | None]] = {
     "present-perfect-negated": c_present_perfect_negated,
@@ -366,4 +399,5 @@ CHANGING_S11: dict[str, Callable[[str], str | None]] = {
     "date-dots-day-month-swapped": c_date_dots_swapped,
     "part-of-measure-other": c_part_of_measure_other,
     "part-of-measure-third": c_part_of_measure_third,
+    "inverted-positive": c_inverted_positive,
 }

@@ -189,3 +189,43 @@ def test_a_part_of_a_measure_is_its_amount(claim: str, evidence: str) -> None:
 )
 def test_a_part_of_a_measure_keeps_its_size(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- two semicolon clauses in the other order, each opening with an article: the
+# second clause reads as a sentence of its own ("a serious offence" = "A serious offence").
+
+
+def test_semicolon_clauses_with_articles_swap() -> None:
+    evidence = "A late return may lead to a fine of £5; a lost item may lead to a charge of £40."
+    assert _verdict("A lost item may lead to a charge of £40; a late return may lead to a fine of £5.", evidence) == "supported"
+    assert _verdict("A lost item may lead to a fine of £5; a late return may lead to a charge of £40.", evidence) != "supported"
+    assert _verdict("A lost item must lead to a charge of £40; a late return may lead to a fine of £5.", evidence) != "supported"
+    assert _verdict("A lost item may lead to a charge of £40; a late return may not lead to a fine of £5.", evidence) != "supported"
+
+
+# --- a negative fronted with inversion: "In no case will S V" = "S will not V in any case".
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("In no case will the club refund guest fees.", "The club will not refund guest fees in any case."),
+        ("Under no circumstances may the lab share raw data.", "The lab may not share raw data under any circumstances."),
+    ],
+)
+def test_an_inverted_negative_restates_its_plain_order(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("In no case will the club refund guest fees.", "The club will refund guest fees in any case."),
+        ("In no case will the club refund guest fees.", "The club will refund guest fees."),
+        ("In no case will the club refund member fees.", "The club will not refund guest fees in any case."),
+        ("In no case must the club refund guest fees.", "The club will not refund guest fees in any case."),
+        ("In no case will the guest refund club fees.", "The club will not refund guest fees in any case."),
+    ],
+)
+def test_an_inverted_negative_keeps_polarity_and_roles(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"

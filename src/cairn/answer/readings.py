@@ -29,7 +29,7 @@ from cairn.answer.clause_order import swapped_clauses
 from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
 from cairn.answer.pronouns import parallel_reading
-from cairn.answer.restatements import restated_reading
+from cairn.answer.restatements import inverted_negative_reading, restated_reading
 from cairn.answer.restrictors import restrictor_readings
 from cairn.answer.subunits import cents_reading
 from cairn.answer.universals import universal_readings
@@ -60,6 +60,9 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     restated = None if table else restated_reading(claim_text, evidence_text)  # "has cleaned" = "cleaned"
     if restated is not None:
         out.append([(restated, evidence_text)])
+    inverted = None if table else inverted_negative_reading(claim_text, evidence_text)  # "In no case will"
+    if inverted is not None:
+        out.append([(inverted, evidence_text)])
     attributive = attributive_reading(claim_text, evidence_text)  # 公司的全体 = 公司全体
     if attributive is not None:
         out.append([attributive])

@@ -6,7 +6,9 @@ A restatement of an evidence sentence often adds words that change nothing it st
   refilled it" restates "The engineer cleaned the trap and refilled it";
 * the subject pronoun of a second conjunct: "The alarm was tested and it sounded"
   restates "The alarm was tested and sounded";
-* a range of small numbers in words: "two to three weeks" restates "2 to 3 weeks".
+* a range of small numbers in words: "two to three weeks" restates "2 to 3 weeks";
+* a negative fronted with inversion: "In no case will the firm refund travel" restates
+  "The firm will not refund travel in any case" (:func:`inverted_negative_reading`).
 
 :func:`restated_reading` reads the claim without them, only where the evidence says the
 same verb bare (an active simple past after a word that is no auxiliary: "cleaned", not
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["restated_reading"]
+__all__ = ["inverted_negative_reading", "restated_reading"]
 
 # Words before which "-ed" is no active simple past of the sentence's subject.
 _AUXILIARIES = frozenset(
@@ -95,3 +97,30 @@ def restated_reading(claim_text: str, evidence_text: str) -> str | None:
     out = _PERFECT.sub(perfect, out)
     out = _WORD_RANGE.sub(worded_range, out)
     return out if out != claim_text else None
+
+
+_INVERTED = re.compile(
+    r"^(in no case|under no circumstances|at no time)\s+(will|would|may|can|could|must|shall|should|is|are|was|were|does|do|did)\s+(.+?)[.!]?$",
+    re.IGNORECASE,
+)
+_ANY = {
+    "in no case": "in any case",
+    "under no circumstances": "under any circumstances",
+    "at no time": "at any time",
+}
+
+
+def inverted_negative_reading(claim_text: str, evidence_text: str) -> str | None:
+    """ "In no case will S V …" read as "S will not V … in any case", S being the subject
+    the evidence gives that auxiliary and "not" ("The firm will not …"); likewise "under
+    no circumstances" and "at no time". None when the claim is not so inverted or the
+    evidence has no such subject."""
+    m = _INVERTED.match(claim_text.strip())
+    if m is None:
+        return None
+    phrase, aux, rest = m.group(1).lower(), m.group(2).lower(), m.group(3)
+    for found in re.finditer(rf"(?:^|[.;:]\s+)([A-Z][^.;:]*?)\s+{aux}\s+not\s", evidence_text):
+        subject = found.group(1)
+        if rest.lower().startswith(subject.lower() + " "):
+            return f"{subject} {aux} not {rest[len(subject) + 1 :]} {_ANY[phrase]}."
+    return None
