@@ -19,6 +19,8 @@ never say ``supported``):
 * a half or quarter of a measure, or a quarter more: "250 ml" → "a quarter of a litre",
   "500 g" → "half a kilogram", "25% extra" → "a quarter extra"; changed: the other
   part ("half a litre" for 250 ml, "a quarter of a litre" for 500 ml), a third;
+* a rule's "is to be": "is reported" → "is to be reported"; changed: "was reported" →
+  "is to be reported", "is reported" → "is not to be reported";
 * a negative fronted with inversion: "The firm will not refund travel in any case" →
   "In no case will the firm refund travel"; changed: a positive sentence so inverted
   ("The firm will refund travel" → "In no case will the firm refund travel").
@@ -377,6 +379,37 @@ def c_inverted_positive(s: str) -> str | None:
     return f"In no case {m.group('aux')} {subject} {m.group('rest')}{m.group('any') or ''}{m.group('end')}"
 
 
+_PASSIVE = re.compile(r"\b(is|are|was|were) ([a-z]{3,}ed)\b")
+
+
+def m_is_to_be(s: str) -> str | None:
+    """ "is reported" → "is to be reported"."""
+    m = _PASSIVE.search(s)
+    if m is None or m.group(1) not in ("is", "are"):
+        return None
+    return s[: m.start()] + f"{m.group(1)} to be {m.group(2)}" + s[m.end() :]
+
+
+def c_was_to_be(s: str) -> str | None:
+    """ "was reported" → "is to be reported": a done thing said as a rule to come."""
+    m = _PASSIVE.search(s)
+    if m is None or m.group(1) not in ("was", "were"):
+        return None
+    return (
+        s[: m.start()]
+        + f"{'is' if m.group(1) == 'was' else 'are'} to be {m.group(2)}"
+        + s[m.end() :]
+    )
+
+
+def c_is_not_to_be(s: str) -> str | None:
+    """ "is reported" → "is not to be reported": negated."""
+    m = _PASSIVE.search(s)
+    if m is None or m.group(1) not in ("is", "are"):
+        return None
+    return s[: m.start()] + f"{m.group(1)} not to be {m.group(2)}" + s[m.end() :]
+
+
 PRESERVING_S11: dict[str, Callable[[str], str | None]] = {
     "present-perfect": m_present_perfect,
     "conjunct-pronoun": m_conjunct_pronoun,
@@ -385,6 +418,7 @@ PRESERVING_S11: dict[str, Callable[[str], str | None]] = {
     "date-dots-or-slash": m_date_dots,
     "part-of-measure": m_part_of_measure,
     "inverted-negative": m_inverted_negative,
+    "is-to-be": m_is_to_be,
 }
 CHANGING_S11: dict[str, Callable[[str], str | None]] = {
     "present-perfect-negated": c_present_perfect_negated,
@@ -400,4 +434,6 @@ CHANGING_S11: dict[str, Callable[[str], str | None]] = {
     "part-of-measure-other": c_part_of_measure_other,
     "part-of-measure-third": c_part_of_measure_third,
     "inverted-positive": c_inverted_positive,
+    "was-to-be": c_was_to_be,
+    "is-not-to-be": c_is_not_to_be,
 }

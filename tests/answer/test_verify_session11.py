@@ -229,3 +229,15 @@ def test_an_inverted_negative_restates_its_plain_order(claim: str, evidence: str
 )
 def test_an_inverted_negative_keeps_polarity_and_roles(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- a rule's "is to be": "is to be reported" = "is reported" (a present passive only).
+
+
+def test_is_to_be_restates_a_present_passive_only() -> None:
+    evidence = "Lost keys are reported by the tenant to the agent within 2 days."
+    assert _verdict("Lost keys are to be reported by the tenant to the agent within 2 days.", evidence) == "supported"
+    past = "Lost keys were reported by the tenant to the agent within 2 days."
+    assert _verdict("Lost keys are to be reported by the tenant to the agent within 2 days.", past) != "supported"
+    assert _verdict("Lost keys are not to be reported by the tenant to the agent within 2 days.", evidence) != "supported"
+    assert _verdict("Lost keys are to be reported by the agent to the tenant within 2 days.", evidence) != "supported"

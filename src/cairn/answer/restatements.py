@@ -7,6 +7,8 @@ A restatement of an evidence sentence often adds words that change nothing it st
 * the subject pronoun of a second conjunct: "The alarm was tested and it sounded"
   restates "The alarm was tested and sounded";
 * a range of small numbers in words: "two to three weeks" restates "2 to 3 weeks";
+* a rule's "is to be": "Misconduct is to be reported" restates "Misconduct is reported"
+  (a present passive; never a past one, "was reported");
 * a negative fronted with inversion: "In no case will the firm refund travel" restates
   "The firm will not refund travel in any case" (:func:`inverted_negative_reading`).
 
@@ -55,6 +57,7 @@ _AUXILIARIES = frozenset(
         "got",
     ]
 )
+_TO_BE = re.compile(r"\b(is|are) to be ([a-z]{2,}ed)\b")
 _PERFECT = re.compile(r"\b(?:has|have) ([a-z]{2,}ed)\b")
 _PRONOUN = re.compile(r"\band (?:it|they) ([a-z]+)\b")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -93,6 +96,11 @@ def restated_reading(claim_text: str, evidence_text: str) -> str | None:
         said = re.search(rf"(?<![\d.,]){low}\s*(?:to|–|-)\s*{high}(?![\d.,])", evidence)
         return said.group(0) if said else m.group(0)  # as the evidence writes it
 
+    def to_be(m: re.Match[str]) -> str:
+        plain = f"{m.group(1)} {m.group(2)}"
+        return plain if re.search(rf"\b{plain}\b", evidence) else m.group(0)
+
+    out = _TO_BE.sub(to_be, out)
     out = _PRONOUN.sub(pronoun, out)
     out = _PERFECT.sub(perfect, out)
     out = _WORD_RANGE.sub(worded_range, out)
