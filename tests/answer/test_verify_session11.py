@@ -241,3 +241,13 @@ def test_is_to_be_restates_a_present_passive_only() -> None:
     assert _verdict("Lost keys are to be reported by the tenant to the agent within 2 days.", past) != "supported"
     assert _verdict("Lost keys are not to be reported by the tenant to the agent within 2 days.", evidence) != "supported"
     assert _verdict("Lost keys are to be reported by the agent to the tenant within 2 days.", evidence) != "supported"
+
+
+def test_have_after_a_modal_is_no_present_perfect() -> None:
+    """"will have enabled" is a future perfect: its "have" is not read away (the harness
+    found "Devices with automatic updates will have enabled will install ..." supported)."""
+    evidence = "Devices with automatic updates enabled will install the fix within 72 hours."
+    claim = "Devices with automatic updates will have enabled will install the fix within 72 hours."
+    assert _verdict(claim, evidence) != "supported"
+    assert _verdict("The fitter should have replaced the valve.", "The fitter replaced the valve.") != "supported"
+    assert _verdict("The fitter is said to have replaced the valve.", "The fitter replaced the valve.") != "supported"

@@ -82,6 +82,11 @@ def restated_reading(claim_text: str, evidence_text: str) -> str | None:
     out = claim_text
 
     def perfect(m: re.Match[str]) -> str:
+        # Not after a modal or "to": "will have enabled", "should have checked" and "to
+        # have signed" are no simple past.
+        before = re.findall(r"([a-z]+)\W*$", m.string[: m.start()].lower())
+        if before and (before[0] in _AUXILIARIES or before[0] == "to"):
+            return m.group(0)
         return m.group(1) if _bare_past(m.group(1), evidence) else m.group(0)
 
     def pronoun(m: re.Match[str]) -> str:
