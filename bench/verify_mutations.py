@@ -65,6 +65,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 from bench.verify_mutations_s10 import CHANGING_S10, PRESERVING_S10  # noqa: E402
+from bench.verify_mutations_s11 import CHANGING_S11, PRESERVING_S11  # noqa: E402
 from cairn.answer import Claim, EvidenceSpan, verify_claims  # noqa: E402
 
 NOTES = ROOT / "bench" / "verify_set" / "notes"
@@ -1572,6 +1573,7 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     "range-unit-said-once": m_range_unit,
     "each-after-auxiliary": m_each_after_auxiliary,
     **PRESERVING_S10,
+    **PRESERVING_S11,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -1605,6 +1607,7 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     "each-after-auxiliary-changed": c_each_after_auxiliary,
     "identifier-to-A": c_identifier_to_a,
     **CHANGING_S10,
+    **CHANGING_S11,
 }
 
 

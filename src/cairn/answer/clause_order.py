@@ -36,7 +36,7 @@ def semicolon_clauses(text: str) -> tuple[str, str] | None:
     parts = [p.strip() for p in text.strip().rstrip(".!").split(";")]
     if len(parts) != 2 or any(len(p.split()) < 3 for p in parts):
         return None
-    first, second = parts
+    first, second = parts[0], parts[1][:1].upper() + parts[1][1:]  # a sentence of its own
     m = _PRONOUN_RE.match(second)
     if m is None or m.group(2).lower() not in _AUX_WORDS:
         return first, second

@@ -51,9 +51,14 @@ _DATE_RES = (
     re.compile(r"(?P<y>\d{4})\s?年\s?(?P<m>\d{1,2})\s?月\s?(?P<d>\d{1,2})\s?[日号]"),
     re.compile(r"(?P<y>\d{4})\s?년\s?(?P<m>\d{1,2})\s?월\s?(?P<d>\d{1,2})\s?일"),
     re.compile(r"(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2})\b"),
+    # Day first with dots, as Europe writes it ("30.4.2027"); no American form has dots.
+    re.compile(r"(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>(?:19|20)\d{2})(?![\d.]*\d)"),
 )
 _MONTH_RES = (
     re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})\b(?!-\d)"),
+    # A month and year with a slash ("03/2029"): a two-digit month, a year from 1900, so
+    # "1/2000" (a dilution) is no month.
+    re.compile(r"(?<![\d/.])(?P<m>0[1-9]|1[0-2])/(?P<y>(?:19|20)\d{2})(?![\d/])"),
     re.compile(r"\b" + _MON + r",?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"(?P<y>\d{4})\s?年\s?(?P<m>\d{1,2})\s?月(?!\s?\d)"),
     re.compile(r"(?P<y>\d{4})\s?년\s?(?P<m>\d{1,2})\s?월(?!\s?\d)"),
@@ -212,6 +217,11 @@ _UNIT_TABLE: dict[str, tuple[str, Fraction]] = {
     "microliter": ("volume", _U(1, 10**6)), "microliters": ("volume", _U(1, 10**6)),
     "cl": ("volume", _U(1, 100)), "dl": ("volume", _U(1, 10)),
     "m3": ("volume", _U(1000)), "m³": ("volume", _U(1000)),
+    # Pressure in pascals (session 11: "2.06 kPa" = "20.6 mbar"); no bare "pa" ("£30k pa"
+    # is per annum), no "MPa" (lower-cased it is "mpa", a millipascal's spelling too).
+    "mbar": ("pressure", _U(100)), "millibar": ("pressure", _U(100)),
+    "millibars": ("pressure", _U(100)), "bar": ("pressure", _U(10**5)),
+    "hpa": ("pressure", _U(100)), "kpa": ("pressure", _U(1000)),
     "kw": ("power", _U(1000)), "w": ("power", _U(1)),
     "watt": ("power", _U(1)), "watts": ("power", _U(1)), "kilowatt": ("power", _U(1000)),
     "kilowatts": ("power", _U(1000)), "wh": ("energy", _U(1)), "kwh": ("energy", _U(1000)),

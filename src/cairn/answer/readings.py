@@ -9,7 +9,8 @@ of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronou
 a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`),
 and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`),
 two coordinated phrases in the evidence's order (:mod:`cairn.answer.conjuncts`),
-and a Chinese attributive "的" the evidence leaves out or an edition named by a copula
+a present perfect, a conjunct's pronoun or a worded range the evidence says without
+(:mod:`cairn.answer.restatements`), and a Chinese attributive "的" the evidence leaves out or an edition named by a copula
 clause of its own or a Japanese first clause "…し、" as a sentence of its own or a
 Chinese "，并" the evidence writes as "，" (:mod:`cairn.answer.cjk_readings`), and a
 Japanese request of the evidence read as the rule it states (:mod:`cairn.answer.cjk_restated`).
@@ -30,6 +31,7 @@ from cairn.answer.clause_order import swapped_clauses
 from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
 from cairn.answer.pronouns import parallel_reading
+from cairn.answer.restatements import inverted_negative_reading, restated_reading
 from cairn.answer.restrictors import restrictor_readings
 from cairn.answer.subunits import cents_reading
 from cairn.answer.universals import universal_readings
@@ -57,6 +59,12 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     fronted = None if table else fronted_reading(claim_text, evidence_text)
     if fronted is not None:
         out.append([fronted])
+    restated = None if table else restated_reading(claim_text, evidence_text)  # "has cleaned" = "cleaned"
+    if restated is not None:
+        out.append([(restated, evidence_text)])
+    inverted = None if table else inverted_negative_reading(claim_text, evidence_text)  # "In no case will"
+    if inverted is not None:
+        out.append([(inverted, evidence_text)])
     attributive = attributive_reading(claim_text, evidence_text)  # 公司的全体 = 公司全体
     if attributive is not None:
         out.append([attributive])

@@ -10,7 +10,11 @@ Exact equivalences only, applied to claim and evidence alike:
   before a period or "more");
 * a clock time written with a dot and am/pm: "5.30 pm" = 17:30;
 * a fortnight: "every fortnight" = "fortnightly" = every 2 weeks, "a fortnight" = 2
-  weeks, "3 fortnights" = 6 weeks (session 8).
+  weeks, "3 fortnights" = 6 weeks (session 8);
+* a half or quarter of a measure (session 11): "a quarter of a litre" = 0.25 litres =
+  250 ml, "half a kilogram" = 0.5 kilograms, "three quarters of a mile" = 0.75 miles;
+  and a quarter or half more of something: "a quarter extra time" = "25% extra time",
+  "half more" = "50% more". No thirds: a third has no exact decimal.
 """
 
 from __future__ import annotations
@@ -34,6 +38,12 @@ _QUARTER_RE = re.compile(
 _AND_A_HALF_RE = re.compile(
     r"\b(\d+)\s+and\s+a\s+half\s+(minutes|hours|days|weeks|months|years)\b", re.IGNORECASE
 )
+_MEASURES = r"(litre|liter|metre|meter|kilogram|kilometre|kilometer|gram|tonne|mile)"
+_PART_OF_RE = re.compile(
+    r"\b(?:(a|one|three)\s+quarters?\s+of|(?:(?:a|one)\s+)?half(?:\s+of)?)\s+an?\s+" + _MEASURES + r"\b(?!s)",
+    re.IGNORECASE,
+)
+_PART_MORE_RE = re.compile(r"\b(?:(a|one|three)\s+quarters?|half)\s+(extra|more)\b", re.IGNORECASE)
 _TIMES = {"twice": "two times", "thrice": "three times"}
 _TIMES_RE = re.compile(r"\b(twice|thrice)\b", re.IGNORECASE)
 _ONCE_RE = re.compile(
@@ -58,6 +68,21 @@ def _quarter(m: re.Match[str]) -> str:
     return "45 minutes" if (m.group(1) or "").lower() == "three" else "15 minutes"
 
 
+def _part(m: re.Match[str]) -> str:
+    """0.25, 0.75 or 0.5: "a quarter", "three quarters" or "half" of what follows."""
+    if m.group(1) is None:
+        return "0.5"
+    return "0.75" if m.group(1).lower() == "three" else "0.25"
+
+
+def _part_of(m: re.Match[str]) -> str:
+    return f"{_part(m)} {m.group(2)}s"
+
+
+def _part_more(m: re.Match[str]) -> str:
+    return f"{int(float(_part(m)) * 100)}% {m.group(2)}"
+
+
 def spoken_quantities(text: str) -> str:
     """``text`` with the spoken quantities above written as numbers."""
     low = text.lower()
@@ -66,6 +91,8 @@ def spoken_quantities(text: str) -> str:
         text = _HALF_RE.sub(lambda m: _HALF_OF[m.group(1).lower()], text)
     if "quarter" in low:
         text = _QUARTER_RE.sub(_quarter, text)
+    if "quarter" in low or "half" in low:
+        text = _PART_MORE_RE.sub(_part_more, _PART_OF_RE.sub(_part_of, text))
     if "twice" in low or "thrice" in low:
         text = _TIMES_RE.sub(lambda m: _TIMES[m.group(1).lower()], text)
     if "once" in low:

@@ -76,11 +76,40 @@ def _measure_positive(stem: str) -> bool:
     return False
 
 
+# Words whose base form ends in "eed" ("need", "exceed"): their "ed" is no suffix. A
+# word ending in one of the compound-safe bases ("airspeed", "misdeed", "overfeed")
+# counts too; "reed", "creed" and "greed" only alone, as "agreed", "decreed" and
+# "refereed" end the same way. Every other "-eed" is a verb in "-ee" plus "d".
+_EED_BASES = ("ceed", "need", "speed", "seed", "feed", "bleed", "breed", "weed", "deed",
+              "heed", "steed", "tweed")  # fmt: skip
+_EED_WORDS = frozenset({"reed", "creed", "greed"})
+# Verbs in "-ply" whose "ly" is no adverb suffix: kept whole, as "applied" and "applies"
+# reduce to "apply" (before, "apply" lost its "ly" to "app"). A list, not a rule:
+# "simply", "deeply" and "cheaply" end the same way and are adverbs.
+_PLY_VERBS = frozenset({"apply", "reapply", "supply", "resupply", "reply", "comply",
+                        "imply", "multiply"})  # fmt: skip
+
+
+def _eed_base(w: str) -> bool:
+    """Whether ``w`` (lower-cased, ending in "eed") is a base word, not "-ee" + "d"."""
+    return w in _EED_WORDS or w.endswith(_EED_BASES)
+
+
 def light_stem(word: str) -> str:
-    """A light, deterministic suffix stripper ("decreases", "decreased" -> "decreas")."""
+    """A light, deterministic suffix stripper ("decreases", "decreased" -> "decreas").
+
+    A base word in "-eed" keeps its form ("need", "needs", "needed" -> "need"; before,
+    "need" lost its "ed" to "nee"); a "-ee" verb's "-eed" reduces like its base
+    ("agreed" -> "agre", as "agree"); a verb in "-ply" keeps its "ly" ("apply",
+    "applied" -> "apply").
+    """
     w = word.lower()
-    if len(w) <= 3:
+    if len(w) <= 3 or w in _PLY_VERBS:
         return w
+    if w.endswith("eed"):
+        if _eed_base(w):
+            return w
+        w = w[:-1]  # "agreed" -> "agree", stemmed below as "agree" is
     for suffix, repl in (
         ("ational", "ate"), ("ments", ""), ("ment", ""), ("ations", "ate"), ("ation", "ate"),
         ("ings", ""), ("ing", ""), ("ied", "y"), ("ies", "y"), ("edly", ""), ("ed", ""),
