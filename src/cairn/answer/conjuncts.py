@@ -172,6 +172,8 @@ def swapped_conjuncts(claim_text: str, evidence_text: str) -> list[str]:
                     moved = {_key(w) for w in x + y}
                     if moved & (_ORDERED | _PRONOUNS | _CONJ) or _relations(x) != _relations(y):
                         continue
+                    if i - m > 0 and ck[i - m - 1] == "between":
+                        continue  # the ends of an interval: "between sunset and sunrise"
                     last = y[-1].rstrip(",;:.!?")
                     tail = y[-1][len(last) :]
                     end = tail if i + 1 + n == len(cw) or tail == "," else ""

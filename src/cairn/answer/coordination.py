@@ -52,6 +52,10 @@ def _has_verb_slot(text: str, first: str) -> bool:
     )
 
 
+#: The first part ends inside "between X": its "and" names the interval's other end.
+_BETWEEN_END_RE = re.compile(r"\bbetween\s+(?:[^,;:]|:(?=\d)){1,40}$", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=4096)
 def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
     """The ways ``text`` reads as two clauses joined by "and" (one reading per "and"):
@@ -67,6 +71,8 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
             continue
         if _CLAUSE_BREAK_RE.search(first) or _CLAUSE_BREAK_RE.search(second):
             continue  # a reading lies within one clause
+        if _BETWEEN_END_RE.search(first):
+            continue  # "between 9:00 and 17:00" joins the two ends of one interval
         word = second.split(" ", 1)[0]
         if word in _ELLIPSIS_PREPS or _is_amount(word):
             # "... from 06:00 to 22:00 on weekdays and from 08:00 ...": the second part

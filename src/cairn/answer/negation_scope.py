@@ -6,13 +6,15 @@ the lobby" under the "not". After a negation, a conjunct the claim coordinates (
 Y") stays in the negation's scope; its words must be placed after the evidence's negation,
 never before it. :func:`scope_crossed` is the one check :mod:`cairn.answer.account` runs on
 the placed claim for the clause structure: this one, then the semicolon rule
-(:mod:`cairn.answer.semicolons`).
+(:mod:`cairn.answer.semicolons`), then the ends of "between"
+(:mod:`cairn.answer.between_order`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cairn.answer.between_order import between_reversed
 from cairn.answer.semicolons import straddles_semicolon
 from cairn.answer.tokens import _ARTICLES, _NEGATIONS, _PREPOSITIONS, AccountToken, _is_conj
 
@@ -62,4 +64,8 @@ def scope_crossed(
     a semicolon (:func:`cairn.answer.semicolons.straddles_semicolon`); None otherwise."""
     if not picks:
         return None
-    return negation_widened(claim, claim_all, picks) or straddles_semicolon(claim, claim_all, ev, picks)
+    return (
+        negation_widened(claim, claim_all, picks)
+        or straddles_semicolon(claim, claim_all, ev, picks)
+        or between_reversed(claim, claim_all, picks)
+    )
