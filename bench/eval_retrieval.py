@@ -59,7 +59,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import unquote
 
 from bench import eval_locomo
@@ -67,6 +67,7 @@ from bench import eval_locomo
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 EVAL = SHARED / "eval"
+TLDR = SHARED / "corpora" / "tldr" / "tldr-pages-en.tar.gz"
 WORK = REPO / "bench" / ".work"
 DEPTH = 1000  # results asked for (cairn's maximum limit); documents kept after collapsing
 LOCOMO_DEPTH = 200  # recall is measured to 50 turns; 200 keeps offline fusion honest and cheap
@@ -136,6 +137,27 @@ class EvalCollection:
     doc_key: Callable[[str], str] = lambda stem: stem
     depth: int = DEPTH  # results asked of every mode per query
     sequence: bool = False  # cairn collections declared a sequence (numbered turn files)
+    work: str = ""  # folder under bench/.work shared by sets of one corpus (default: name)
+    index: str = ""  # the index in that folder's home (default: name)
+    nested: bool = False  # documents in sub-folders: the id is the path below the collection
+    held_out: bool = False  # a test set only: every query is test, whatever --tune says
+
+    @property
+    def folder(self) -> str:
+        return self.work or self.name
+
+    @property
+    def index_name(self) -> str:
+        return self.index or self.name
+
+    def key_of(self, uri: str) -> str:
+        """Document id of a result URI (``cairn://<collection>/<path>``): ``doc_key`` of the
+        file stem, or for a nested collection the path below the collection without suffix
+        (tldr has pages of one name on several platforms: ``linux/ip``, ``osx/ip``)."""
+        if not self.nested:
+            return self.doc_key(stem_of(uri))
+        path = unquote(uri).split("://", 1)[-1].partition("/")[2]
+        return path.rsplit(".", 1)[0]
 
     @property
     def doc_count(self) -> int:
@@ -168,7 +190,7 @@ class EvalCollection:
         is test only."""
         judged = ([q.qid for q in self.questions] if self.questions else
                   [q for q, j in self.qrels.items() if any(r > 0 for r in j.values())])
-        if tune is not None and self.name not in tune:
+        if self.held_out or (tune is not None and self.name not in tune):
             return dict.fromkeys(judged, "test")
         if self.questions:
             count = tune.get(self.name) if tune is not None else LOCOMO_TUNE_CONVERSATIONS
@@ -334,25 +356,70 @@ def load_locomo(root: Path, *, style: str = "full", sequence: bool = True) -> Ev
     )
 
 
+def load_tldr(kind: Literal["summary", "example"], archive: Path = TLDR) -> EvalCollection:
+    """``tldr-summary`` / ``tldr-example`` (:mod:`bench.tldr_queries`): 300 known-item
+    queries over the 7,425 English tldr pages, one cairn collection ``tldr`` (pages kept in
+    their platform folders) in ``bench/.work/tldr``, shared by both sets. Held out: every
+    query is test (issue 17's fresh set, never used to tune anything)."""
+    from bench import tldr_queries
+
+    pages = tldr_queries.read_pages(archive)
+    items = tldr_queries.build(pages, kind)
+    queries = {item.qid: item.text for item in items}
+    return EvalCollection(
+        f"tldr-{kind}", {"tldr": pages}, queries, dict.fromkeys(queries, "tldr"), IR_MEASURES, "nDCG@10", [],
+        "tldr-pages (CC-BY 4.0), English pages; no published reference",
+        [f"{len(items)} {kind} queries, one relevant page each (bench/tldr_queries.py)"],
+        qrels={item.qid: {item.page: 1} for item in items}, work="tldr", index="tldr", nested=True,
+        held_out=True,
+    )
+
+
+def load_cjk_test(lang: str) -> EvalCollection:
+    """The CJK known-item set's held-out test pages of one language (``bench/cjk``, see
+    :mod:`bench.eval_cjk`) as an IR set: its test queries, the page that answers each as the
+    one relevant document. All three languages' pages are the collections ``cjk-zh``,
+    ``cjk-ja``, ``cjk-ko`` of the default index in ``bench/.work/cjk`` (eval_cjk's); each
+    query searches its own language's collection."""
+    from bench import eval_cjk
+
+    chosen = [q for q in eval_cjk.load_queries() if q.lang == lang and q.split == "test"]
+    files = {f"cjk-{code}": {p.name: p.read_text(encoding="utf-8") for p in sorted((eval_cjk.SET / code).glob("*.md"))}
+             for code in eval_cjk.LANGS}
+    return EvalCollection(
+        f"cjk-{lang}-test", files, {q.qid: q.text for q in chosen}, {q.qid: f"cjk-{lang}" for q in chosen},
+        IR_MEASURES, "MRR@10", [], "bench/cjk (this project's set)", [f"{len(chosen)} test-page queries"],
+        qrels={q.qid: {q.target.rsplit("/", 1)[-1].removesuffix(".md"): 1} for q in chosen},
+        work="cjk", index="default", held_out=True,
+    )
+
+
 LOADERS: dict[str, Callable[[argparse.Namespace], EvalCollection]] = {
     "nfcorpus": lambda a: load_nfcorpus(EVAL / "nfcorpus"),
     "cranfield": lambda a: load_cranfield(EVAL / "cranfield", titles=not a.no_titles),
     "medline": lambda a: load_medline(EVAL / "medline"),
     "locomo": lambda a: load_locomo(EVAL / "locomo", style=a.turn, sequence=not a.no_sequence),
+    "tldr-summary": lambda a: load_tldr("summary"),
+    "tldr-example": lambda a: load_tldr("example"),
+    **{f"cjk-{lang}-test": (lambda a, lang=lang: load_cjk_test(lang)) for lang in ("zh", "ja", "ko")},
 }
+#: The collections a plain run evaluates (and whose full run updates RESULTS.md).
+DEFAULT_COLLECTIONS = ("nfcorpus", "cranfield", "medline", "locomo")
 
 
 def sync_files(files: Mapping[str, str], folder: Path) -> int:
-    """Make ``folder`` hold exactly ``files``; only changed files are written (so a reused
-    index sees them unchanged). Returns how many were written or removed."""
+    """Make ``folder`` hold exactly ``files`` (names may hold sub-folders: ``linux/ip.md``);
+    only changed files are written (so a reused index sees them unchanged). Returns how many
+    were written or removed."""
     folder.mkdir(parents=True, exist_ok=True)
     changed = 0
-    for path in folder.iterdir():
-        if path.name not in files:
+    for path in [p for p in folder.rglob("*") if p.is_file()]:
+        if path.relative_to(folder).as_posix() not in files:
             path.unlink()
             changed += 1
     for name, text in files.items():
         path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
             changed += 1
@@ -385,7 +452,7 @@ class Searcher:
         """Documents in order of their first (best-ranked) passage, with that passage's score."""
         seen: dict[str, float] = {}
         for r in results:
-            seen.setdefault(self.collection.doc_key(stem_of(r.uri)), float(r.score))
+            seen.setdefault(self.collection.key_of(r.uri), float(r.score))
         return list(seen.items())
 
 
@@ -676,7 +743,7 @@ def work_folder(collection: EvalCollection, args: argparse.Namespace) -> Path:
         tags.append("notitles")
     if collection.name == "locomo" and args.turn != "full":
         tags.append(f"turn-{args.turn}")
-    return args.work / "-".join([collection.name, *tags])
+    return args.work / "-".join([collection.folder, *tags])
 
 
 def prepare(collection: EvalCollection, base: Path, args: argparse.Namespace, *, embed: bool) -> tuple[Any, Outcome]:
@@ -691,8 +758,8 @@ def prepare(collection: EvalCollection, base: Path, args: argparse.Namespace, *,
         changed = sync_files(files, base / "docs" / part)
         if changed:
             print(f"  {collection.name}/{part}: {changed} files written", file=sys.stderr)
-    reroot(home / "indexes" / f"{collection.name}.sqlite", base / "docs")
-    ws = cairn.open(home=home, index=collection.name)
+    reroot(home / "indexes" / f"{collection.index_name}.sqlite", base / "docs")
+    ws = cairn.open(home=home, index=collection.index_name)
     existing = {c.name: c for c in ws.list_collections().collections}
     for part in list(existing):
         if part in collection.files and Path(existing[part].root).resolve() != (base / "docs" / part).resolve():
@@ -925,8 +992,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--modes", default="bm25,vector,hybrid",
                         help=f"comma-separated, from: {', '.join(MODES)} (default: bm25,vector,hybrid)")
-    parser.add_argument("--collections", nargs="+", choices=list(LOADERS), default=list(LOADERS),
-                        help="which collections to run (default: all)")
+    parser.add_argument("--collections", nargs="+", choices=list(LOADERS), default=list(DEFAULT_COLLECTIONS),
+                        help=f"which collections to run (default: {' '.join(DEFAULT_COLLECTIONS)})")
+    parser.add_argument("--prepare", action="store_true",
+                        help="write, index and embed the collections only: no query is run")
     parser.add_argument("--reuse", action="store_true",
                         help="keep bench/.work from an earlier run (no re-indexing or re-embedding)")
     parser.add_argument("--work", type=Path, default=WORK, help="persistent work folder (default: bench/.work)")
@@ -967,7 +1036,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.from_runs:
             outcomes.append(load_runs(collection, base, modes))
             continue
-        ws, outcome = prepare(collection, base, args, embed=embed)
+        ws, outcome = prepare(collection, base, args, embed=embed or args.prepare)
+        if args.prepare:
+            ws.close()
+            continue
         try:
             run_modes(ws, outcome, modes)
         finally:
@@ -977,6 +1049,8 @@ def main(argv: list[str] | None = None) -> int:
         saved = json.loads(runs_file.read_text()) if runs_file.exists() else {}
         runs_file.write_text(json.dumps({**saved, **{m: outcome.runs[m] for m in modes}}))
 
+    if args.prepare:
+        return 0
     fusion_rows: list[FusionRow] = []
     if args.fusion == "on" or (args.fusion == "auto" and {"bm25", "vector"} <= set(modes)):
         fusion_rows = offline_fusion(outcomes, fusion_grid())
@@ -1004,7 +1078,7 @@ def main(argv: list[str] | None = None) -> int:
 
     experiment = (
         args.chunk_max_tokens is not None or args.no_titles or args.turn != "full" or args.no_sequence
-        or set(args.collections) != set(LOADERS)
+        or set(args.collections) != set(DEFAULT_COLLECTIONS)
     )
     if not args.no_write and not experiment and not args.from_runs:
         from bench.results_md import machine_note, stamp, update_section

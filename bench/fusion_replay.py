@@ -160,8 +160,8 @@ class Replay:
         import cairn
 
         self.collection = collection
-        er.reroot(home / "indexes" / f"{collection.name}.sqlite", home.parent / "docs")
-        self.ws = cairn.open(home=home, index=collection.name)
+        er.reroot(home / "indexes" / f"{collection.index_name}.sqlite", home.parent / "docs")
+        self.ws = cairn.open(home=home, index=collection.index_name)
         # A partly embedded index would replay a vector stage that sees part of the corpus
         # (session 7: NFCorpus had 320 of 3,162 passages embedded, hybrid fell below BM25).
         pending = self.ws.status().vectors.pending_passages
@@ -173,8 +173,7 @@ class Replay:
         self.side_memo: dict[Any, Any] = {}
         self.embedders: dict[bool, RememberingEmbedder] = {}
         self.bm25: er.Run = {}
-        self.docmap = {d.docid: collection.doc_key(d.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-                       for d in self.ws.ls().documents}
+        self.docmap = {d.docid: collection.key_of(d.uri) for d in self.ws.ls().documents}
 
     def ports(self, store: Any, exact_only: bool) -> HybridPorts:
         base = self.service.pipeline(store).ports
@@ -198,8 +197,7 @@ class Replay:
     def keys(self, hits: Sequence[Any]) -> er.Ranking:
         seen: dict[str, float] = {}
         for hit in hits:
-            stem = hit.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            seen.setdefault(self.collection.doc_key(stem), float(hit.score))
+            seen.setdefault(self.collection.key_of(hit.uri), float(hit.score))
         return list(seen.items())
 
     def units(self, fused: Sequence[Any]) -> er.Ranking:
@@ -233,7 +231,7 @@ class Replay:
 
 class _Hit:
     def __init__(self, uri: str, score: float) -> None:
-        self.path, self.score = er.unquote(uri), score
+        self.uri, self.score = uri, score
 
 
 def settings_of(changes: Mapping[str, Any]) -> tuple[HybridSettings, bool]:
@@ -475,7 +473,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="named tuning split, as in bench.eval_retrieval (default: its alternate split)")
     args = parser.parse_args(argv)
     options = argparse.Namespace(no_titles=False, turn="full", no_sequence=False)
-    replays = [Replay(er.LOADERS[name](options), args.work / name / "home") for name in args.collections]
+    collections = [er.LOADERS[name](options) for name in args.collections]
+    replays = [Replay(c, args.work / c.folder / "home") for c in collections]
     if args.stages:
         print("\n".join(stage_costs(replays, args.stages, args.variants)))
         return 0

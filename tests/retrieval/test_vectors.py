@@ -101,7 +101,7 @@ def test_strong_signal_and_thorough_expansion(ws: Any, notes: Path) -> None:
     weak = ws.query("backup strategy", mode="thorough", explain=True)
     assert "expand" in weak.meta.stages_run
     # BM25 decisive: fast skips its feedback half too
-    assert ws.query("offline maps data", mode="fast").meta.stages_run == ["bm25", "vector:int8", "strong-signal", "fuse"]
+    assert ws.query("offline maps data", mode="fast").meta.stages_run == ["bm25", "vector:int8-mid", "strong-signal", "fuse"]
 
 
 def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, notes: Path, cairn_home: Path) -> None:
@@ -109,16 +109,24 @@ def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, n
 
     from cairn.models.minilm import OnnxMiniLMEmbedder
 
-    embedded(ws, notes)  # embed() also derives the int8 query model into $CAIRN_HOME/models
-    derived = list((cairn_home / "models").glob("minilm-q8dyn-*.onnx"))
+    # embed() also derives --fast's query model (int8-mid) into $CAIRN_HOME/models, once
+    embedded(ws, notes)
+    derived = list((cairn_home / "models").glob("minilm-q8mid-*.onnx"))
     assert len(derived) == 1 and not list((cairn_home / "models").glob(".derive-*"))
+    assert not list((cairn_home / "models").glob("minilm-q8dyn-*.onnx"))  # only the one --fast uses
+    built = derived[0].stat().st_mtime_ns
+    (notes / "extra.md").write_text("# Extra\n\nA note about tide tables.\n", encoding="utf-8")
+    ws.index()
+    assert ws.embed().embedded >= 1
+    assert derived[0].stat().st_mtime_ns == built  # not derived again
     exact = OnnxMiniLMEmbedder()
     fast = OnnxMiniLMEmbedder(fast_query_dir=cairn_home / "models")
     for query in ("where do backups go", "offline maps data for travel", "zstd compression level"):
-        vector, encoder = fast.embed_query_fast(query)
-        assert encoder == "int8" and vector.shape == (384,) and vector.dtype == np.float32
-        assert float(vector @ exact.embed([query], kind="query")[0]) > 0.97
-        assert abs(float(np.linalg.norm(vector)) - 1) < 1e-5
+        for kind in ("int8-mid", "int8"):
+            vector, encoder = fast.embed_query_fast(query, kind)
+            assert encoder == kind and vector.shape == (384,) and vector.dtype == np.float32
+            assert float(vector @ exact.embed([query], kind="query")[0]) > 0.97
+            assert abs(float(np.linalg.norm(vector)) - 1) < 1e-5
     assert exact.embed_query_fast("backups")[1] == "exact"  # no cache folder: the exact model
     blocked = cairn_home / "not-a-folder"
     blocked.write_text("", encoding="utf-8")
@@ -128,7 +136,21 @@ def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, n
     with pytest.raises(ValidationError, match="fast_query_dir"):
         OnnxMiniLMEmbedder(fast_query_dir=5)  # type: ignore[arg-type]
     result = ws.query("where do backups go", mode="fast")
-    assert result.meta.mode == "hybrid" and "vector:int8" in result.meta.stages_run
+    assert result.meta.mode == "hybrid" and "vector:int8-mid" in result.meta.stages_run
+    assert not any("--fast" in hint for hint in result.meta.hints)
+    assert "prf=text-pool" in result.meta.fusion and "encoder=int8-mid" in result.meta.fusion
+
+
+def test_fast_without_onnx_says_so_and_uses_the_exact_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cairn.models import minilm
+    from cairn.retrieval.pipeline import _fast_encoder_hint
+
+    real = minilm._is_installed
+    monkeypatch.setattr(minilm, "_is_installed", lambda name: name != "onnx" and real(name))
+    embedder = minilm.OnnxMiniLMEmbedder(fast_query_dir=tmp_path / "models")
+    assert embedder.embed_query_fast("where do backups go", "int8-mid")[1] == "exact"
+    hint = _fast_encoder_hint(embedder, "int8-mid")
+    assert "int8-mid" in hint and "pip install onnx" in hint and "exact model" in hint
 
 
 def test_reranker_stage_over_http(ws: Any, notes: Path, cairn_home: Path) -> None:

@@ -12,6 +12,7 @@ from cairn import contracts as c
 from cairn.config import DEFAULT_INCLUDE, IndexSettings
 from cairn.errors import BusyError, ConflictError, NotFoundError, ValidationError
 from cairn.refs import document_uri
+from cairn.retrieval.hybrid import DEFAULT_SETTINGS
 from cairn.store.protocol import Store, StoreOpener
 from cairn.store.records import CollectionRecord
 
@@ -221,8 +222,9 @@ class IndexService:
             store.release_writer()
         memory = self._after_embed() if self._after_embed is not None and collection is None else 0
         prepare = getattr(embedder, "prepare_fast_query", None)
-        if prepare is not None:
-            prepare()  # build the int8 query model now, not on the first `query --fast`
+        encoder = DEFAULT_SETTINGS.fast_encoder
+        if prepare is not None and encoder != "exact":
+            prepare(encoder)  # derive the --fast query model now, not on the first `query --fast`
         return c.EmbedSummary(
             embedder=fingerprint, embedded=done, pending_before=before, pending_after=after,
             batches=batches, elapsed_ms=int((time.perf_counter() - started) * 1000), tokens=tokens,

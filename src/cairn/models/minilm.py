@@ -364,7 +364,8 @@ def _derive_int8_model(model_path: Path, target: Path, *, float_edges: bool = Fa
     import tempfile
 
     if not _is_installed("onnx"):
-        raise ModelUnavailable("the int8 query model needs the onnx package: pip install onnx")
+        raise ModelUnavailable("the int8 query model of `query --fast` needs the onnx package "
+                               "(pip install onnx); until then --fast embeds the query with the exact model")
     import onnxruntime
     from onnxruntime.quantization import QuantType, quantize_dynamic
 

@@ -80,17 +80,20 @@ class HybridSettings:
     #: without it fast was 1.4 points of Cranfield R@10 below default on the tuning split
     #: (Cranfield + LoCoMo conversations 1-2); with it (4 words) every tuning measure is
     #: within a point, the worst LoCoMo R@5 -0.7 (bench/RESULTS.md, "Retrieval, session 6b").
-    #: Bench-only halves: ``pool`` (the Rocchio vector ranks the candidate pool only),
-    #: ``text-early`` (the text half from BM25's own top, run while the query is embedded)
-    #: and ``text-pool`` (the expanded query re-scores the candidate pool only: exact BM25
-    #: with the index's statistics, ~0.3x the second query's time; "Retrieval, session 9").
-    #: Since BLAS runs on one thread the vector half costs ~1.5 ms; no other choice kept
-    #: MEDLINE within a point at <= 0.8x default's time ("Retrieval, session 8").
-    fast_feedback: tuple[str, ...] = ("text",)
-    #: The query encoder of ``--fast``: ``int8`` (the int8 kernels of the same model, about
-    #: twice as fast for a short query, cosine ~0.99 to the exact vector), ``int8-mid``
-    #: (bench only: first and last layer in float, 0.71x the exact time) or ``exact``.
-    fast_encoder: str = "int8"
+    #: ``text-pool`` (shipped, session 9b): the text half with the expanded query
+    #: re-scoring the candidate pool only (exact BM25 with the index's statistics, ~0.3x
+    #: the second full-index query's time; "Retrieval, session 9"). Bench-only halves:
+    #: ``pool`` (the Rocchio vector ranks the candidate pool only) and ``text-early`` (the
+    #: text half from BM25's own top, run while the query is embedded). With the
+    #: ``int8-mid`` encoder, named before the fresh held-out test and tested once on it
+    #: (tldr-summary, tldr-example, the CJK test pages): every measure within a point of
+    #: default, at 0.63x default's p50 (bench/RESULTS.md, "Retrieval, session 9b").
+    fast_feedback: tuple[str, ...] = ("text-pool",)
+    #: The query encoder of ``--fast``: ``int8-mid`` (the int8 kernels of the same model
+    #: with its first and last layer in float: 0.71x the exact encoder's time, cosine
+    #: 0.9947 to the exact vector at the 5th percentile), ``int8`` (every MatMul in int8:
+    #: 0.51x, 0.9922; it cost MEDLINE 0.014 nDCG@10, "Retrieval, session 9") or ``exact``.
+    fast_encoder: str = "int8-mid"
     #: Weights ``--fast`` fuses with once its vector half ran (None: ``feedback_weights``).
     fast_feedback_weights: Mapping[str, float] | None = None
     #: How sure the vector side of ``--fast`` is, read from its own list: when the best

@@ -132,6 +132,7 @@ class HybridPipeline:
         pending_vector = None
         side: VectorSide | None = None
         query_vector = None
+        fast: Callable[[str], tuple[Any, str]] | None = None
         try:
             side = self.ports.vectors(filters)
             fast = (getattr(side.embedder, "embed_query_fast", None)
@@ -158,6 +159,8 @@ class HybridPipeline:
                 if "bm25x" in run.rankings:  # the early text half: stages in default's order
                     run.rankings["bm25x"] = run.rankings.pop("bm25x")
                 run.stages_run.append("vector" if encoder == "exact" else f"vector:{encoder}")
+                if fast is not None and encoder == "exact":
+                    run.hints.append(_fast_encoder_hint(side.embedder, tuning.fast_encoder))
                 run.vectors = True
                 run.embedder = side.embedder.fingerprint
             except ModelUnavailable as exc:
@@ -379,6 +382,15 @@ def _vector_stage(
         exact = shared.embed(embedder) if shared is not None else embedder.embed([query], kind="query")[0]
         vector, encoder = exact, "exact"
     return nearest_candidates(matrix, vector, depth, allowed), vector, encoder
+
+
+def _fast_encoder_hint(embedder: Embedder, encoder: str) -> str:
+    """Why ``--fast`` embedded the query with the exact model (its derived encoder is
+    unavailable, e.g. ``onnx`` is not installed): the ranking is right, only slower."""
+    prepare = getattr(embedder, "prepare_fast_query", None)
+    why = prepare(encoder) if prepare is not None else None
+    return (f"--fast: the {encoder} query encoder is unavailable ({why or 'not derived'}); "
+            "the query was embedded with the exact model")
 
 
 def _embedder_scripts(embedder: Embedder) -> frozenset[str] | None:

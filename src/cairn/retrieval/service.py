@@ -110,7 +110,8 @@ class RetrievalService:
     ) -> c.SearchResponse:
         """Hybrid search: BM25 and vector rankings over the same passages, fused (RRF), one
         result per document unless ``all_passages``. ``mode``: ``fast`` (BM25 + vectors, the
-        query embedded by the int8 encoder); ``default`` (plus one pseudo-relevance feedback
+        query embedded by the int8-mid encoder, and the BM25 half of the feedback round
+        re-scoring the candidates only, ``expand:pool``); ``default`` (plus one pseudo-relevance feedback
         round: BM25 expanded by 6 words of the fused top, ``bm25x``, and a second vector
         search from the query moved towards the top passages' vectors, ``vectorx``; plus a
         configured reranker); ``thorough`` (the same with 10 expansion words). A strong BM25
