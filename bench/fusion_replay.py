@@ -45,6 +45,10 @@ SHARES_THEN = {"sequence_next": 0.2}
 #: name -> (query mode, settings changes from the defaults)
 VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     "default": ("default", {}),
+    # Session 9 diagnostic (tldr-example, issue 17 item 1): BM25-decisive queries with the
+    # vector weights scaled (``decisive_vector``; 1.0 = off is the shipped setting).
+    "decisive-0.5": ("default", {"decisive_vector": 0.5}),
+    "decisive-0.25": ("default", {"decisive_vector": 0.25}),
     "fast": ("fast", {}),
     "old-default": ("default", OLD),
     "old-fast": ("fast", OLD),
