@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.tokens import _ARTICLES
+
 __all__ = ["swapped_conjuncts"]
 
 _CONJ = frozenset({"and", "or"})
@@ -112,8 +114,6 @@ _PREPOSITIONS = frozenset(
     ]
 )
 _MAX_READINGS = 8
-_ARTICLES = frozenset(["the", "a", "an"])
-
 
 def _key(word: str) -> str:
     return word.lower().strip(",;:.!?()\"'")
