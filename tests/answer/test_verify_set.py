@@ -62,7 +62,7 @@ def test_labels_evidence_and_splits() -> None:
             assert case["contradicted"] is False
         assert split_of.setdefault(case["note"], case["split"]) == case["split"]
     splits = Counter(split_of.values())
-    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12"}
+    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13"}
     assert abs(splits["tune"] - splits["test"]) <= 2
     # test2: the second held-out split, written after test had been looked at
     assert splits["test2"] >= 4
@@ -123,3 +123,10 @@ def test_labels_evidence_and_splits() -> None:
     assert sum(c["label"] == "supported" and c["kind"] in near_verbatim for c in test12) >= 130
     assert sum(c["label"] == "unsupported" for c in test12) >= 130
     assert {c["kind"] for c in test12} >= build.UNSUPPORTED_KINDS | build.SUPPORTED_KINDS
+    # test13: the thirteenth held-out split (session 15), six more notes of new kinds, written
+    # and committed before any verifier was run on them
+    test13 = [c for c in _cases() if c["split"] == "test13"]
+    assert splits["test13"] >= 6 and len(test13) >= 330
+    assert sum(c["label"] == "supported" and c["kind"] in near_verbatim for c in test13) >= 130
+    assert sum(c["label"] == "unsupported" for c in test13) >= 130
+    assert {c["kind"] for c in test13} >= build.UNSUPPORTED_KINDS | build.SUPPORTED_KINDS
