@@ -50,6 +50,11 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     "decisive-0.5": ("default", {"decisive_vector": 0.5}),
     "decisive-0.25": ("default", {"decisive_vector": 0.25}),
     "fast": ("fast", {}),
+    # session 10 (issue 17 item 1): a complete lexical match first (BM25's top passage holds
+    # every query word and the vector top does not: its document ranks first; shipped), and
+    # off (no-complete, fast-no-complete: the modes before session 10)
+    "no-complete": ("default", {"complete_first": False}),
+    "fast-no-complete": ("fast", {"complete_first": False}),
     "old-default": ("default", OLD),
     "old-fast": ("fast", OLD),
     "default-noseq": ("default", {"sequence_previous": 0.0, "sequence_next": 0.0}),
