@@ -51,8 +51,10 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     "decisive-0.25": ("default", {"decisive_vector": 0.25}),
     "fast": ("fast", {}),
     # session 10 (issue 17 item 1): a complete lexical match first (BM25's top passage holds
-    # every query word and the vector top does not: its document ranks first; shipped), and
-    # off (no-complete, fast-no-complete: the modes before session 10)
+    # every query word and the vector top does not: its document ranks first; not shipped),
+    # and explicitly off (no-complete, fast-no-complete: the default modes)
+    "complete-first": ("default", {"complete_first": True}),
+    "fast-complete-first": ("fast", {"complete_first": True}),
     "no-complete": ("default", {"complete_first": False}),
     "fast-no-complete": ("fast", {"complete_first": False}),
     "old-default": ("default", OLD),
