@@ -180,7 +180,8 @@ class HybridPipeline:
                 f"(vector weight x{coverage:.2g}). A multilingual embedder can be configured "
                 "as an OpenAI-compatible endpoint ([embed] backend = \"openai\")")
         # A complete lexical match: BM25's top passage holds every query word and the
-        # vector top does not (the query reads as a line of BM25's page); it goes first.
+        # vector top does not (the query reads as a line of BM25's page); with
+        # ``complete_first`` (off by default: measured, not shipped) its document goes first.
         complete = self._complete_match(run, query) if tuning.complete_first else False
         decisive = strong or complete
         # The feedback round: both halves in default and thorough; --fast runs the halves
