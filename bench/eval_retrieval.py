@@ -141,6 +141,7 @@ class EvalCollection:
     index: str = ""  # the index in that folder's home (default: name)
     nested: bool = False  # documents in sub-folders: the id is the path below the collection
     held_out: bool = False  # a test set only: every query is test, whatever --tune says
+    tuning: bool = False  # a tuning set only: every query is tune (unless --tune names others)
 
     @property
     def folder(self) -> str:
@@ -192,6 +193,8 @@ class EvalCollection:
                   [q for q, j in self.qrels.items() if any(r > 0 for r in j.values())])
         if self.held_out or (tune is not None and self.name not in tune):
             return dict.fromkeys(judged, "test")
+        if self.tuning:
+            return dict.fromkeys(judged, "tune")
         if self.questions:
             count = tune.get(self.name) if tune is not None else LOCOMO_TUNE_CONVERSATIONS
             conversations = list(dict.fromkeys(q.conversation for q in self.questions))
@@ -356,41 +359,45 @@ def load_locomo(root: Path, *, style: str = "full", sequence: bool = True) -> Ev
     )
 
 
-def load_tldr(kind: Literal["summary", "example"], archive: Path = TLDR) -> EvalCollection:
+def load_tldr(kind: Literal["summary", "example"], archive: Path = TLDR, *, sample: str = "") -> EvalCollection:
     """``tldr-summary`` / ``tldr-example`` (:mod:`bench.tldr_queries`): 300 known-item
     queries over the 7,425 English tldr pages, one cairn collection ``tldr`` (pages kept in
-    their platform folders) in ``bench/.work/tldr``, shared by both sets. Held out: every
-    query is test (issue 17's fresh set, never used to tune anything)."""
+    their platform folders) in ``bench/.work/tldr``, shared by every set. Held out: every
+    query is test (issue 17's fresh set, never used to tune anything). ``sample``: another
+    example sample of ``tldr_queries.SAMPLES`` (``example-tune``: a tuning split, every
+    query is tune; ``example-test2``: held out), pages disjoint from the samples before it."""
     from bench import tldr_queries
 
     pages = tldr_queries.read_pages(archive)
-    items = tldr_queries.build(pages, kind)
+    items = tldr_queries.sample(pages, sample) if sample else tldr_queries.build(pages, kind)
     queries = {item.qid: item.text for item in items}
+    name = f"tldr-{sample or kind}"
     return EvalCollection(
-        f"tldr-{kind}", {"tldr": pages}, queries, dict.fromkeys(queries, "tldr"), IR_MEASURES, "nDCG@10", [],
+        name, {"tldr": pages}, queries, dict.fromkeys(queries, "tldr"), IR_MEASURES, "nDCG@10", [],
         "tldr-pages (CC-BY 4.0), English pages; no published reference",
-        [f"{len(items)} {kind} queries, one relevant page each (bench/tldr_queries.py)"],
+        [f"{len(items)} {kind} queries, one relevant page each (bench/tldr_queries.py{', ' + sample if sample else ''})"],
         qrels={item.qid: {item.page: 1} for item in items}, work="tldr", index="tldr", nested=True,
-        held_out=True,
+        held_out=not name.endswith("-tune"), tuning=name.endswith("-tune"),
     )
 
 
-def load_cjk_test(lang: str) -> EvalCollection:
-    """The CJK known-item set's held-out test pages of one language (``bench/cjk``, see
-    :mod:`bench.eval_cjk`) as an IR set: its test queries, the page that answers each as the
-    one relevant document. All three languages' pages are the collections ``cjk-zh``,
-    ``cjk-ja``, ``cjk-ko`` of the default index in ``bench/.work/cjk`` (eval_cjk's); each
-    query searches its own language's collection."""
+def load_cjk(lang: str, split: Literal["tune", "test"] = "test") -> EvalCollection:
+    """The CJK known-item set's pages of one language and split (``bench/cjk``, see
+    :mod:`bench.eval_cjk`: pages, not queries, are split) as an IR set: the queries of those
+    pages, the page that answers each as the one relevant document; every query is on the
+    set's own side (``tune`` or held-out ``test``). All three languages' pages are the
+    collections ``cjk-zh``, ``cjk-ja``, ``cjk-ko`` of the default index in ``bench/.work/cjk``
+    (eval_cjk's); each query searches its own language's collection."""
     from bench import eval_cjk
 
-    chosen = [q for q in eval_cjk.load_queries() if q.lang == lang and q.split == "test"]
+    chosen = [q for q in eval_cjk.load_queries() if q.lang == lang and q.split == split]
     files = {f"cjk-{code}": {p.name: p.read_text(encoding="utf-8") for p in sorted((eval_cjk.SET / code).glob("*.md"))}
              for code in eval_cjk.LANGS}
     return EvalCollection(
-        f"cjk-{lang}-test", files, {q.qid: q.text for q in chosen}, {q.qid: f"cjk-{lang}" for q in chosen},
-        IR_MEASURES, "MRR@10", [], "bench/cjk (this project's set)", [f"{len(chosen)} test-page queries"],
+        f"cjk-{lang}-{split}", files, {q.qid: q.text for q in chosen}, {q.qid: f"cjk-{lang}" for q in chosen},
+        IR_MEASURES, "MRR@10", [], "bench/cjk (this project's set)", [f"{len(chosen)} {split}-page queries"],
         qrels={q.qid: {q.target.rsplit("/", 1)[-1].removesuffix(".md"): 1} for q in chosen},
-        work="cjk", index="default", held_out=True,
+        work="cjk", index="default", held_out=split == "test", tuning=split == "tune",
     )
 
 
@@ -401,7 +408,10 @@ LOADERS: dict[str, Callable[[argparse.Namespace], EvalCollection]] = {
     "locomo": lambda a: load_locomo(EVAL / "locomo", style=a.turn, sequence=not a.no_sequence),
     "tldr-summary": lambda a: load_tldr("summary"),
     "tldr-example": lambda a: load_tldr("example"),
-    **{f"cjk-{lang}-test": (lambda a, lang=lang: load_cjk_test(lang)) for lang in ("zh", "ja", "ko")},
+    "tldr-example-tune": lambda a: load_tldr("example", sample="example-tune"),
+    "tldr-example-test2": lambda a: load_tldr("example", sample="example-test2"),
+    **{f"cjk-{lang}-{split}": (lambda a, lang=lang, split=split: load_cjk(lang, split))
+       for lang in ("zh", "ja", "ko") for split in ("tune", "test")},
 }
 #: The collections a plain run evaluates (and whose full run updates RESULTS.md).
 DEFAULT_COLLECTIONS = ("nfcorpus", "cranfield", "medline", "locomo")

@@ -50,6 +50,13 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     "decisive-0.5": ("default", {"decisive_vector": 0.5}),
     "decisive-0.25": ("default", {"decisive_vector": 0.25}),
     "fast": ("fast", {}),
+    # session 10 (issue 17 item 1): a complete lexical match first (BM25's top passage holds
+    # every query word and the vector top does not: its document ranks first; not shipped),
+    # and explicitly off (no-complete, fast-no-complete: the default modes)
+    "complete-first": ("default", {"complete_first": True}),
+    "fast-complete-first": ("fast", {"complete_first": True}),
+    "no-complete": ("default", {"complete_first": False}),
+    "fast-no-complete": ("fast", {"complete_first": False}),
     "old-default": ("default", OLD),
     "old-fast": ("fast", OLD),
     "default-noseq": ("default", {"sequence_previous": 0.0, "sequence_next": 0.0}),
@@ -463,11 +470,27 @@ def stage_costs(replays: Sequence[Replay], count: int, variants: Sequence[str] =
     return lines
 
 
+def compare_saved(path: Path, names: Sequence[str], reference: str, variants: Sequence[str],
+                  options: argparse.Namespace) -> int:
+    """Paired rows of ``variants`` against ``reference`` from the runs a ``--json`` file
+    saved (any two saved runs, e.g. a new default against the old one), nothing re-run."""
+    saved = json.loads(path.read_text())
+    columns = [reference, *(v for v in variants if v != reference)]
+    lines = ["| collection | split | n | measure | " + " | ".join(
+        n if n == reference else f"{n} (− {reference} [95% CI])" for n in columns) + " |",
+        "| --- | --- | ---: | --- | " + " | ".join("---" for _ in columns) + " |"]
+    for name in names:
+        runs = {k: {q: [(d, float(x)) for d, x in r] for q, r in v.items()} for k, v in saved[name].items()}
+        lines += paired_rows(er.LOADERS[name](options), runs, reference, columns)
+    print("\n".join(lines))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--collections", nargs="+", default=["cranfield", "medline", "locomo"])
     parser.add_argument("--work", type=Path, default=er.WORK)
-    parser.add_argument("--variants", nargs="+", default=["default", "fast"], choices=list(VARIANTS))
+    parser.add_argument("--variants", nargs="+", default=["default", "fast"], choices=[*VARIANTS, "bm25"])
     parser.add_argument("--reference", default="bm25", help="bm25 or a variant name")
     parser.add_argument("--latency", type=int, default=0, help="time N queries per collection instead")
     parser.add_argument("--stages", type=int, default=0, help="time each stage on N queries per collection instead")
@@ -475,8 +498,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, help="candidates per stage (default: the pipeline's, 50 at limit 10)")
     parser.add_argument("--tune", nargs="+", metavar="SET[:N]",
                         help="named tuning split, as in bench.eval_retrieval (default: its alternate split)")
+    parser.add_argument("--from-json", type=Path, help="compare the runs a --json file saved instead of running")
     args = parser.parse_args(argv)
     options = argparse.Namespace(no_titles=False, turn="full", no_sequence=False)
+    if args.from_json:
+        return compare_saved(args.from_json, args.collections, args.reference, args.variants, options)
     collections = [er.LOADERS[name](options) for name in args.collections]
     replays = [Replay(c, args.work / c.folder / "home") for c in collections]
     if args.stages:

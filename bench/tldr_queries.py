@@ -16,6 +16,9 @@ query naming the command is a lookup, not a description), and its normalised tex
 answer. :data:`COUNT` queries are sampled with ``random.Random(SEED)``: summaries from the
 eligible pages sorted by path; examples by sampling pages (those with an eligible line,
 sorted by path) and then one eligible line of each sampled page with the same generator.
+
+Further samples (:data:`SAMPLES`, issue 17 item 1's tuning and second test sample) use another
+seed and leave out the pages of the samples before them, so no page is in two samples.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import random
 import re
 import tarfile
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -33,6 +36,9 @@ ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "tldr" / 
 MIN_WORDS = 4
 COUNT = 300
 SEED = 17
+#: name -> (seed, the samples whose pages it leaves out): the example samples.
+SAMPLES: dict[str, tuple[int, tuple[str, ...]]] = {
+    "example": (SEED, ()), "example-tune": (18, ("example",)), "example-test2": (19, ("example", "example-tune"))}
 Kind = Literal["summary", "example"]
 
 _MARKER = re.compile(r"\[([^\[\]\s]+)\]")  # tldr's mnemonic markers: [c]reate, Lis[t]
@@ -101,19 +107,31 @@ def _counts(lines: Iterable[str]) -> Counter[str]:
     return Counter(normalise(line) for line in lines)
 
 
-def build(pages: Mapping[str, str], kind: Kind, count: int = COUNT, seed: int = SEED) -> list[KnownItem]:
-    """The ``kind`` set over ``pages`` (path -> text), in sampled order."""
+def build(pages: Mapping[str, str], kind: Kind, count: int = COUNT, seed: int = SEED,
+          exclude: Collection[str] = ()) -> list[KnownItem]:
+    """The ``kind`` set over ``pages`` (path -> text), in sampled order; the pages in
+    ``exclude`` (``common/tar``: page ids as :class:`KnownItem` names them) are not sampled.
+    Eligibility is judged over every page, excluded or not."""
     rng = random.Random(seed)
     paths = sorted(pages)
+    left_out = {f"{page}.md" for page in exclude}
     if kind == "summary":
         summaries = {p: s for p in paths if (s := summary_line(pages[p])) is not None}
         counts = _counts(summaries.values())
-        chosen = [p for p in paths if p in summaries and eligible(summaries[p], p, counts)]
+        chosen = [p for p in paths if p in summaries and p not in left_out and eligible(summaries[p], p, counts)]
         picked = rng.sample(chosen, min(count, len(chosen)))
         return [KnownItem(p.removesuffix(".md"), summaries[p], p.removesuffix(".md")) for p in picked]
     examples = {p: example_lines(pages[p]) for p in paths}
     counts = _counts(line for lines in examples.values() for line in lines)
     usable = {p: [line for line in examples[p] if eligible(line, p, counts)] for p in paths}
-    with_lines = [p for p in paths if usable[p]]
+    with_lines = [p for p in paths if usable[p] and p not in left_out]
     picked = rng.sample(with_lines, min(count, len(with_lines)))
     return [KnownItem(p.removesuffix(".md"), rng.choice(usable[p]), p.removesuffix(".md")) for p in picked]
+
+
+def sample(pages: Mapping[str, str], name: str) -> list[KnownItem]:
+    """The example sample ``name`` of :data:`SAMPLES`: drawn with its seed from the pages
+    that none of the samples it names took."""
+    seed, before = SAMPLES[name]
+    exclude = {item.page for other in before for item in sample(pages, other)}
+    return build(pages, "example", seed=seed, exclude=exclude)

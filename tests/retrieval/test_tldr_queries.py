@@ -8,7 +8,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from bench.tldr_queries import ARCHIVE, build, example_lines, normalise, read_pages, summary_line
+from bench.tldr_queries import (
+    ARCHIVE,
+    SAMPLES,
+    build,
+    example_lines,
+    normalise,
+    read_pages,
+    sample,
+    summary_line,
+)
 
 PAGES = {
     "common/tar.md": "# tar\n\n> Archiving utility for many files at once.\n> More information: <https://x>.\n\n"
@@ -46,6 +55,25 @@ def test_the_eligibility_rule() -> None:
 def test_the_sets_are_deterministic() -> None:
     assert build(PAGES, "example") == build(dict(reversed(PAGES.items())), "example")
     assert build(PAGES, "summary", seed=17) == build(PAGES, "summary", seed=17)
+
+
+def test_excluded_pages_are_not_sampled() -> None:
+    every = {q.page for q in build(PAGES, "example")}
+    left = build(PAGES, "example", exclude={"linux/ip"})
+    assert {q.page for q in left} == every - {"linux/ip"}
+    assert {q.page for q in build(PAGES, "summary", exclude={"common/tar"})} == set()
+
+
+@pytest.mark.skipif(not Path(ARCHIVE).is_file(), reason="tldr archive not in ../shared")
+def test_the_further_example_samples_take_other_pages() -> None:
+    pages = read_pages()
+    samples = {name: sample(pages, name) for name in SAMPLES}
+    assert samples["example"] == build(pages, "example")  # session 9b's set, unchanged
+    seen: set[str] = set()
+    for name, items in samples.items():
+        taken = {q.page for q in items}
+        assert len(items) == len(taken) == 300 and not taken & seen, name
+        seen |= taken
 
 
 @pytest.mark.skipif(not Path(ARCHIVE).is_file(), reason="tldr archive not in ../shared")

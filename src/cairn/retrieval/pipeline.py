@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from cairn.errors import ModelUnavailable, ValidationError
 from cairn.retrieval.hybrid import (
+    COMPLETE_REASON,
     DEFAULT_SETTINGS,
     FeedbackExpander,
     Fused,
@@ -27,6 +28,8 @@ from cairn.retrieval.hybrid import (
     Reranker,
     StageRank,
     adapt_weights,
+    complete_first,
+    complete_match,
     fuse,
     script_coverage,
     sequence_context,
@@ -176,6 +179,11 @@ class HybridPipeline:
                 f"{1 - coverage:.0%} of its letters); results rely on BM25 "
                 f"(vector weight x{coverage:.2g}). A multilingual embedder can be configured "
                 "as an OpenAI-compatible endpoint ([embed] backend = \"openai\")")
+        # A complete lexical match: BM25's top passage holds every query word and the
+        # vector top does not (the query reads as a line of BM25's page); with
+        # ``complete_first`` (off by default: measured, not shipped) its document goes first.
+        complete = self._complete_match(run, query) if tuning.complete_first else False
+        decisive = strong or complete
         # The feedback round: both halves in default and thorough; --fast runs the halves
         # of ``settings.fast_feedback`` (first round at the default weights, then
         # ``fast_feedback_weights``) or none (``fast_weights``).
@@ -193,7 +201,12 @@ class HybridPipeline:
         run.stages_run.append("fuse")
         if run.fused and source.has_sequence_collections():
             self._sequence_stage(run, filters)
-        if self.ports.reranker is not None and mode != "fast" and not strong and run.fused:
+        if complete:
+            run.fused = complete_first(run.fused, bm25[0].passage_id if all_passages else bm25[0].docid,
+                                       per_document=not all_passages)
+            run.stages_run.append("complete-first")
+            run.weights = adapted._replace(reasons=(*adapted.reasons, COMPLETE_REASON))
+        if self.ports.reranker is not None and mode != "fast" and not decisive and run.fused:
             self._rerank(run, query, self.ports.reranker)
         # Candidates carry only passage id, docid and score; the units that can be returned
         # get their metadata now, in one query.
@@ -242,6 +255,16 @@ class HybridPipeline:
                 chosen = adapt_weights(after, coverage=coverage, settings=tuning)
                 return chosen if unsure is None else chosen._replace(reasons=(*chosen.reasons, unsure))
         return adapted
+
+    def _complete_match(self, run: HybridRun, query: str) -> bool:
+        """Whether BM25's top passage holds every query word and the vector list's top
+        passage, another document's, does not (:func:`hybrid.complete_match`)."""
+        bm25, vector = run.rankings.get("bm25"), run.rankings.get("vector")
+        if not run.vectors or not bm25 or not vector or bm25[0].docid == vector[0].docid:
+            return False
+        first, other = bm25[0].passage_id, vector[0].passage_id
+        texts = self.ports.passages.passage_texts([first, other])
+        return complete_match(query, texts.get(first, ""), texts.get(other, ""))
 
     def _unsure_vectors(self, run: HybridRun) -> str | None:
         """Why --fast's vector side is unsure for this query (its best cosine below

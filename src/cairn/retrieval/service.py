@@ -29,7 +29,7 @@ DIAGNOSE_DEPTH = 1000
 
 _STAGE_NAMES: dict[str, c.Stage] = {
     "bm25": "bm25", "bm25x": "bm25", "vector": "vector", "vectorx": "vector", "graph": "graph",
-    "sequence": "sequence", "rerank": "rerank",
+    "sequence": "sequence", "rerank": "rerank", "complete": "bm25",  # BM25's complete match, put first
 }
 
 
