@@ -6,7 +6,11 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+import pytest
+
 import cairn
+from cairn.memory.plan_service import HELPERS
+from tests.conftest import needs_minilm
 
 
 def test_first_call_of_a_fresh_workspace_is_a_plan(mws: Any) -> None:
@@ -40,7 +44,7 @@ def test_helper_threads_are_kept_between_plans_and_workspaces(mws: Any) -> None:
     mws.memory_add("Sessions live in Redis", "The app keeps user sessions in Redis.", type="decision")
     expected = mws.plan("where are sessions stored", budget=800, explain=True).model_dump_json()
     started = helpers()
-    assert started and len(started) <= 4  # one pool per process, four workers at most
+    assert started and len(started) <= HELPERS  # one pool per process, six workers at most
     for _ in range(3):  # later plans reuse them, with the same result
         assert mws.plan("where are sessions stored", budget=800, explain=True).model_dump_json() == expected
     path = mws.index_path
@@ -51,4 +55,31 @@ def test_helper_threads_are_kept_between_plans_and_workspaces(mws: Any) -> None:
         assert again.plan("where are sessions stored", budget=800, explain=True).model_dump_json() == expected
     finally:
         again.close()
-    assert len(helpers()) <= 4
+    assert len(helpers()) <= HELPERS
+
+
+@needs_minilm
+def test_the_task_is_embedded_once_and_early_with_the_same_plan(mws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plan starts the task's embedding on a helper before the passages' run and the
+    recall ask for it: one query embedding per plan, and the same plan as without the
+    early start."""
+    from cairn.memory.plan_service import PlanService
+
+    mws.memory_add("Database choice", "We keep every order in PostgreSQL with nightly backups.", source="manual")
+    mws.memory_add("Lunch", "The team likes the noodle place on Fridays.", source="manual")
+    mws.embed()
+    task = "which relational store holds purchases"
+    mws.plan(task, budget=200)  # models loaded
+    embedder = mws.models.embedder()
+    calls: list[str] = []
+    original = type(embedder).embed
+
+    def counted(self: Any, texts: Any, *, kind: str = "passage") -> Any:
+        calls.append(kind)
+        return original(self, texts, kind=kind)
+
+    monkeypatch.setattr(type(embedder), "embed", counted)
+    early = mws.plan(task, budget=200, explain=True).model_dump_json()
+    assert calls == ["query"]
+    monkeypatch.setattr(PlanService, "_embed_early", lambda *args: None)
+    assert mws.plan(task, budget=200, explain=True).model_dump_json() == early

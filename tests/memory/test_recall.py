@@ -113,6 +113,26 @@ def test_recall_fusion_is_query_fusion() -> None:
             [f.hit.docid for f in expected][:first]
 
 
+def test_first_units_of_the_fusion_with_near_ties() -> None:
+    """The first units alone (a partial selection of the units near the cut) are the full
+    fusion's first, also when scores differ below the rounding of the sort key (8 places)."""
+    import random
+
+    from cairn.memory.recall import _fused_scores
+    from cairn.retrieval.hybrid import DEFAULT_SETTINGS
+
+    rng = random.Random(11)
+    ids = [f"r{n}" for n in range(300)]
+    ordinal = {rid: n for n, rid in enumerate(ids)}
+    for _ in range(200):
+        rankings = {stage: [(rng.choice(ids), 0.0) for _ in range(rng.randrange(0, 250))]
+                    for stage in ("bm25", "vector", "bm25x", "vectorx")}
+        weights = {s: rng.choice([1.0, 1.0 + 3e-9, 1.0 - 3e-9, 1.0 + 4e-7, 0.5]) for s in rankings}
+        full = _fused_scores(rankings, ordinal, weights, DEFAULT_SETTINGS)
+        for first in (0, 1, 3, 5, 50, 120, 400):
+            assert _fused_scores(rankings, ordinal, weights, DEFAULT_SETTINGS, first) == full[:first]
+
+
 def test_fused_order_takes_the_first_alone_only_when_nothing_lends() -> None:
     """Without session neighbours among the units, :func:`fused_order` selects its first
     ``limit`` by a partial selection: the same ids as the full fusion's first ``limit``."""

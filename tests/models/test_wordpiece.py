@@ -56,6 +56,23 @@ def test_counts_equal_the_tokenizers(tokenizer: object) -> None:
     assert count("café") is None and count("a b") is None
 
 
+@needs_minilm
+def test_remembered_runs_give_the_same_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A counter remembers its runs' piece counts, emptying them when full: the same counts
+    with a remembrance of three runs, each word counted twice."""
+    from cairn.models import wordpiece
+    from cairn.models.minilm import _default_minilm_paths
+
+    words = _words()
+    count = ascii_word_counter(_default_minilm_paths()[1])  # type: ignore[arg-type]
+    assert count is not None
+    expected = [count(w) for w in words]
+    monkeypatch.setattr(wordpiece, "CACHED_RUNS", 3)
+    small = ascii_word_counter(_default_minilm_paths()[1])  # type: ignore[arg-type]
+    assert small is not None
+    assert [small(w) for w in words] == expected == [small(w) for w in words]
+
+
 def test_plain_ascii() -> None:
     assert is_plain_ascii("--out=a.txt") and is_plain_ascii("")
     assert not any(map(is_plain_ascii, ["a b", "a\tb", "a\x7f", "café", "a\x00", "日本"]))

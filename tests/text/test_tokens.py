@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 
 import pytest
@@ -19,6 +20,18 @@ def test_words_split_like_unicode61() -> None:
     fts = [term for (term,) in conn.execute("SELECT term FROM v ORDER BY offset")]
     assert words(text) == fts == ["foo", "bar", "café", "au", "lait", "x2", "it", "s", "3", "5"]
     assert WORD.findall("北京 大学") == ["北京", "大学"]
+
+
+def test_words_of_ascii_text_as_the_pattern_cuts_them() -> None:
+    """The ASCII path of words() (translate, split) against WORD on every ASCII character
+    alone, every pair, and random ASCII strings."""
+    chars = [chr(c) for c in range(128)]
+    texts = chars + [a + b for a in chars for b in chars]
+    rng = random.Random(5)
+    texts += ["".join(rng.choice(chars) for _ in range(rng.randint(0, 60))) for _ in range(3000)]
+    texts += ["Kelvin \u212a sign", "İstanbul x_y"]  # lower() of a non-ASCII text may be ASCII
+    for text in texts:
+        assert words(text) == WORD.findall(text.lower()), repr(text)
 
 
 def test_tokenize_normalises_numbers() -> None:

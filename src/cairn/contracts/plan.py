@@ -103,7 +103,8 @@ class Plan(Contract):
     #: The governor settings in force (name -> value).
     settings: dict[str, float | int | str]
     token_counter: str | None = None
-    #: SHA-256 of the canonical JSON of the governor's input and of this plan without the
-    #: id: the same task, candidates, caller and settings give the same id.
+    #: SHA-256 of everything that determines the plan (task, budget, caller, settings,
+    #: token counter, every candidate; :func:`cairn.memory.governor.explanation_id`): the
+    #: same task and state give the same id.
     explanation_id: str
     trace: list[TraceStep] = Field(default_factory=list)

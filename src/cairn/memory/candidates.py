@@ -65,6 +65,8 @@ GIT_COMMITS = 5
 COSINE_WEIGHT = 0.5
 #: Fused rank at which a passage's relevance is half the run's best match, plus one.
 RANK_SCALE = 10.0
+#: Texts whose word stems :func:`coverage` keeps (≈ 5 KB each).
+TEXT_STEMS_CACHED = 4096
 
 
 class MemorySource(Protocol):
@@ -97,12 +99,18 @@ def _stem(word: str) -> str:
     return light_stem(word)
 
 
+@functools.lru_cache(maxsize=TEXT_STEMS_CACHED)
+def _text_stems(text: str) -> frozenset[str]:
+    """The light stems of ``text``'s words (kept for the texts seen last: a passage or a
+    record comes up again for another task)."""
+    return frozenset(map(_stem, set(words(text))))
+
+
 def coverage(terms: frozenset[str], text: str) -> float:
     """Share of ``terms`` found among the light-stemmed words of ``text`` (0 without terms)."""
     if not terms:
         return 0.0
-    found = set(map(_stem, set(words(text)))) & terms
-    return len(found) / len(terms)
+    return len(_text_stems(text) & terms) / len(terms)
 
 
 def compact_text(text: str, title: str | None = None, limit: int = COMPACT_WORDS) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import heapq
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -154,12 +154,10 @@ def _fused_scores(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: 
     units: dict[str, list[Any]] = {}  # id -> [score, best rank, stage order of that rank]
     for order, (stage, ranked) in enumerate((s, r) for s, r in rankings.items() if r):
         weight = weights.get(stage, 1.0)
-        seen: set[str] = set()
-        for rid, _ in ranked:
-            if rid in seen:
-                continue
-            seen.add(rid)
-            rank = len(seen)
+        ids = [rid for rid, _ in ranked]
+        if len(set(ids)) < len(ids):  # a repeated id counts at its first rank only
+            ids = list(dict.fromkeys(ids))
+        for rank, rid in enumerate(ids, 1):
             entry = units.get(rid)
             if entry is None:
                 units[rid] = [weight / (k + rank), rank, order]
@@ -167,8 +165,16 @@ def _fused_scores(rankings: Mapping[str, Sequence[tuple[str, float]]], ordinal: 
             entry[0] += weight / (k + rank)
             if rank < entry[1]:
                 entry[1], entry[2] = rank, order
+    scored: Iterable[tuple[str, list[Any]]] = units.items()
+    if first is not None and first < len(units):
+        if first <= 0:
+            return []
+        # Only a unit within rounding distance (5e-9) of the first-th best unrounded score
+        # can be among the first: the others round strictly lower.
+        cut = heapq.nlargest(first, [e[0] for e in units.values()])[-1] - 2e-8
+        scored = [(rid, e) for rid, e in scored if e[0] >= cut]
     # The write position is unique: no two keys tie, and id and score are never compared.
-    keyed = [(-round(e[0], 8), e[1], e[2], ordinal[rid], rid, e[0]) for rid, e in units.items()]
+    keyed = [(-round(e[0], 8), e[1], e[2], ordinal[rid], rid, e[0]) for rid, e in scored]
     ordered = heapq.nsmallest(first, keyed) if first is not None and first < len(keyed) else sorted(keyed)
     return [(key[4], key[5]) for key in ordered]
 

@@ -27,6 +27,25 @@ from typing import Any
 _RUNS = re.compile(r"[a-z0-9]+")
 
 
+#: Runs whose WordPiece counts a counter keeps (emptied when full).
+CACHED_RUNS = 100_000
+
+
+class _RunCounts(dict[str, int]):
+    """Run -> its piece count, computed on first use: the words a plan has not seen before
+    are mostly punctuated (``{{path/to/file}}``, ``--force``), made of runs seen before."""
+
+    def __init__(self, count: Callable[[str], int]) -> None:
+        super().__init__()
+        self._count = count
+
+    def __missing__(self, run: str) -> int:
+        if len(self) >= CACHED_RUNS:
+            self.clear()
+        n = self[run] = self._count(run)
+        return n
+
+
 def ascii_word_counter(path: Path) -> Callable[[str], int | None] | None:
     """A function giving the token count of one word (no whitespace) by the tokenizer of
     ``tokenizer.json`` at ``path`` (its own vocabulary), or None for a word it leaves
@@ -66,6 +85,8 @@ def ascii_word_counter(path: Path) -> Callable[[str], int | None] | None:
             start = stop
         return count
 
+    runs = _RunCounts(piece_count)
+
     def word_count(word: str) -> int | None:
         if not (word.isascii() and word.isprintable()) or " " in word:
             return None
@@ -74,8 +95,8 @@ def ascii_word_counter(path: Path) -> Callable[[str], int | None] | None:
             return None
         if low.isalnum():
             return 1 if low in vocab else piece_count(low)
-        runs = _RUNS.findall(low)
-        return len(low) - sum(map(len, runs)) + sum(map(piece_count, runs))
+        found = _RUNS.findall(low)
+        return len(low) - sum(map(len, found)) + sum(map(runs.__getitem__, found))
 
     return word_count
 

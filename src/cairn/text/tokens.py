@@ -23,9 +23,17 @@ __all__ = ["WORD", "Token", "TokenKind", "tokenize", "words"]
 WORD = re.compile(r"[^\W_]+")
 
 
+#: Every ASCII character that is not a letter or a digit, to a space: what :data:`WORD`
+#: separates, for :func:`words`' ASCII path.
+_ASCII_SEPARATORS = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalnum()})
+
+
 def words(text: str) -> list[str]:
     """The lower-cased unicode61 words of ``text``."""
-    return WORD.findall(text.lower())
+    low = text.lower()
+    if low.isascii():  # the same words as WORD's, ≈ 2x faster: separators to spaces, then split
+        return low.translate(_ASCII_SEPARATORS).split()
+    return WORD.findall(low)
 
 
 TokenKind = Literal["word", "number", "month"]
