@@ -33,9 +33,10 @@ _ADVERBS = {
     "weekly": "every week",
     "daily": "every day",
     "hourly": "every hour",
+    "quarterly": "every 3 months",  # session 12: "recalled quarterly"
 }
 _ADVERB_RE = re.compile(
-    r"(?<!\btimes )(?<!\btwice )(?<!\bonce )(?<!\bthrice )\b(annually|yearly|monthly|weekly|daily|hourly)\b"
+    r"(?<!\btimes )(?<!\btwice )(?<!\bonce )(?<!\bthrice )\b(annually|yearly|quarterly|monthly|weekly|daily|hourly)\b"
     r"(?!\s+(?:basis|rate|average|limit|cap|fee|charge|total|dose|maximum|minimum|allowance))",
     re.IGNORECASE,
 )
