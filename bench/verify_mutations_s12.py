@@ -15,6 +15,13 @@ near-verbatim misses. Each has a meaning-preserving generator (the verifier shou
 * a full date written day first with slashes: "18 July 2026" → "18/07/2026" (only where
   the day is above 12, so the form reads one way); changed: another day ("19/07/2026"),
   and a day of 12 or less written so (“04/01/2026” for 4 January: it reads as 1 April too);
+* a period said as a word: "every 3 months" → "quarterly", "30 minutes" → "half an
+  hour" ("30-minute" → "half-hour"), "3 months" → "a quarter of a year"; changed: the
+  word for another count ("every 6 months" → "quarterly", "20 minutes" → "half an hour");
+* a day range of one month in ISO dates: "from 14 to 17 June 2027" → "from 2027-06-14 to
+  2027-06-17"; changed: the end day;
+* Korean: a date with dots ("2026년 10월 1일" → "2026.10.1.") and a Sino-Korean numeral
+  before a counter ("30분" → "삼십 분"); changed: another day, another number;
 * an amount of millions with its scale word: "£5,000,000" → "£5 million"; changed:
   another scale ("£5 billion", "£5 thousand").
 """
@@ -216,11 +223,152 @@ def c_scale_word_dropped(s: str) -> str | None:
     return s[: m.start()] + f"{m.group(1)}{m.group(2)} thousand" + s[m.end() :]
 
 
+# --------------------------------------------------------------------------- periods
+
+_EVERY_MONTHS = re.compile(r"\bevery (\d+) months\b")
+
+
+def _quarterly(s: str, keep: bool) -> str | None:
+    m = _EVERY_MONTHS.search(s)
+    if m is None or (m.group(1) == "3") != keep:
+        return None
+    return s[: m.start()] + "quarterly" + s[m.end() :]
+
+
+def m_quarterly(s: str) -> str | None:
+    """"every 3 months" → "quarterly"."""
+    return _quarterly(s, True)
+
+
+def c_quarterly_other(s: str) -> str | None:
+    """"every 6 months" → "quarterly"."""
+    return _quarterly(s, False)
+
+
+_MINUTES = re.compile(r"\b(\d+)( minutes|-minute)\b")
+
+
+def _half_hour(s: str, keep: bool) -> str | None:
+    m = _MINUTES.search(s)
+    if m is None or (m.group(1) == "30") != keep:
+        return None
+    return s[: m.start()] + ("half an hour" if m.group(2) == " minutes" else "half-hour") + s[m.end() :]
+
+
+def m_half_hour(s: str) -> str | None:
+    """"30 minutes" → "half an hour", "a 30-minute visit" → "a half-hour visit"."""
+    return _half_hour(s, True)
+
+
+def c_half_hour_other(s: str) -> str | None:
+    """"20 minutes" → "half an hour"."""
+    return _half_hour(s, False)
+
+
+_MONTHS_N = re.compile(r"\b(\d+) months\b")
+
+
+def _quarter_year(s: str, keep: bool) -> str | None:
+    m = _MONTHS_N.search(s)
+    if m is None or (m.group(1) == "3") != keep or s[: m.start()].endswith("every "):
+        return None
+    return s[: m.start()] + "a quarter of a year" + s[m.end() :]
+
+
+def m_quarter_year(s: str) -> str | None:
+    """"up to 3 months" → "up to a quarter of a year"."""
+    return _quarter_year(s, True)
+
+
+def c_quarter_year_other(s: str) -> str | None:
+    """"up to 6 months" → "up to a quarter of a year"."""
+    return _quarter_year(s, False)
+
+
+_DAY_RANGE = re.compile(r"\b(\d{1,2}) to (\d{1,2}) (" + "|".join(_MONTHS) + r") (\d{4})\b")
+
+
+def _iso_range(s: str, shift: int) -> str | None:
+    m = _DAY_RANGE.search(s)
+    if m is None:
+        return None
+    y, mo = m.group(4), _MONTHS.index(m.group(3)) + 1
+    d1, d2 = int(m.group(1)), int(m.group(2)) + shift
+    if not 1 <= d1 < d2 <= 28:
+        return None
+    return s[: m.start()] + f"{y}-{mo:02d}-{d1:02d} to {y}-{mo:02d}-{d2:02d}" + s[m.end() :]
+
+
+def m_day_range_iso(s: str) -> str | None:
+    """"from 14 to 17 June 2027" → "from 2027-06-14 to 2027-06-17"."""
+    return _iso_range(s, 0)
+
+
+def c_day_range_iso_end(s: str) -> str | None:
+    """"from 14 to 17 June 2027" → "from 2027-06-14 to 2027-06-18"."""
+    return _iso_range(s, 1)
+
+
+# --------------------------------------------------------------------------- Korean
+
+_KO_DATE = re.compile(r"(\d{4})년 (\d{1,2})월 (\d{1,2})일")
+
+
+def _ko_dots(s: str, shift: int) -> str | None:
+    m = _KO_DATE.search(s)
+    if m is None or not 1 <= int(m.group(3)) + shift <= 28:
+        return None
+    dot = "" if s[m.end() : m.end() + 1] == "." else "."
+    return s[: m.start()] + f"{m.group(1)}.{int(m.group(2))}.{int(m.group(3)) + shift}{dot}" + s[m.end() :]
+
+
+def m_ko_date_dots(s: str) -> str | None:
+    """"2026년 10월 1일" → "2026.10.1."."""
+    return _ko_dots(s, 0)
+
+
+def c_ko_date_dots_day(s: str) -> str | None:
+    """"2026년 10월 1일" → "2026.10.2."."""
+    return _ko_dots(s, 1)
+
+
+_KO_COUNT = re.compile(r"(?<![\d,.])([1-9]\d)(분|시간|원|명|개월)")
+_SINO = ["", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"]
+
+
+def _sino(n: int) -> str:
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 1 else _SINO[tens]) + "십" + _SINO[ones]
+
+
+def _ko_sino(s: str, shift: int) -> str | None:
+    m = _KO_COUNT.search(s)
+    if m is None or int(m.group(1)) + shift > 99:
+        return None
+    return s[: m.start()] + f"{_sino(int(m.group(1)) + shift)} {m.group(2)}" + s[m.end() :]
+
+
+def m_ko_sino_numeral(s: str) -> str | None:
+    """"30분" → "삼십 분"."""
+    return _ko_sino(s, 0)
+
+
+def c_ko_sino_numeral_other(s: str) -> str | None:
+    """"30분" → "사십 분"."""
+    return _ko_sino(s, 10)
+
+
 PRESERVING_S12: dict[str, Callable[[str], str | None]] = {
     "passive-pair-reordered": m_passive_pair_swap,
     "condition-moved": m_condition_moved,
     "date-slashed-day-first": m_date_slashed,
     "scale-word": m_scale_word,
+    "quarterly": m_quarterly,
+    "half-hour": m_half_hour,
+    "quarter-of-a-year": m_quarter_year,
+    "day-range-iso": m_day_range_iso,
+    "cjk-ko-date-dots": m_ko_date_dots,
+    "cjk-ko-sino-numeral": m_ko_sino_numeral,
 }
 CHANGING_S12: dict[str, Callable[[str], str | None]] = {
     "passive-agents-swapped": c_passive_agents_swapped,
@@ -231,4 +379,10 @@ CHANGING_S12: dict[str, Callable[[str], str | None]] = {
     "date-slashed-ambiguous": c_date_slashed_ambiguous,
     "scale-word-other": c_scale_word_other,
     "scale-word-thousand": c_scale_word_dropped,
+    "quarterly-other-period": c_quarterly_other,
+    "half-hour-other-minutes": c_half_hour_other,
+    "quarter-of-a-year-other-months": c_quarter_year_other,
+    "day-range-iso-end-changed": c_day_range_iso_end,
+    "cjk-ko-date-dots-day-changed": c_ko_date_dots_day,
+    "cjk-ko-sino-numeral-other": c_ko_sino_numeral_other,
 }

@@ -178,3 +178,45 @@ def test_a_narrower_row_is_no_conflicting_evidence() -> None:
 
 def test_rows_both_narrower_than_the_claim_still_conflict() -> None:
     assert _verdict("The early fee is 2%.", _TERMS) != "supported"
+
+
+# --- in-definition classes: periods said as words, one date normaliser, Korean numerals.
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Filters may be changed quarterly.", "Filters may be changed every 3 months."),
+        ("A check-up is a half-hour visit.", "A check-up is a 30-minute visit."),
+        ("The loan may be extended by up to a quarter of a year.", "The loan may be extended by up to 3 months."),
+        ("The fair runs from 2027-06-14 to 2027-06-17.", "The fair runs from 14 to 17 June 2027."),
+        ("The fair runs from 14 to 17 June 2027.", "The fair runs from 2027-06-14 to 2027-06-17."),
+        ("Version 2 applies from 1.3.2027.", "Version 2 applies from 1 March 2027."),
+        ("이 규정은 2027.3.1.부터 시행한다.", "이 규정은 2027년 3월 1일부터 시행한다."),
+        ("접종 후 삼십 분 동안 관찰해야 한다.", "접종 후 30분 동안 관찰해야 한다."),
+    ],
+)
+def test_in_definition_equivalences_are_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Filters may be changed quarterly.", "Filters may be changed every 6 months."),
+        ("A check-up is a half-hour visit.", "A check-up is a 20-minute visit."),
+        ("The loan may be extended by up to a quarter of a year.", "The loan may be extended by up to 6 months."),
+        ("The fair runs from 2027-06-14 to 2027-06-18.", "The fair runs from 14 to 17 June 2027."),
+        ("The fair runs from 2027-06-13 to 2027-06-17.", "The fair runs from 14 to 17 June 2027."),
+        ("Version 2 applies from 1.4.2027.", "Version 2 applies from 1 March 2027."),
+        ("이 규정은 2027.3.2.부터 시행한다.", "이 규정은 2027년 3월 1일부터 시행한다."),
+        ("접종 후 사십 분 동안 관찰해야 한다.", "접종 후 30분 동안 관찰해야 한다."),
+    ],
+)
+def test_changed_neighbours_of_the_equivalences_are_not_supported(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
+
+
+def test_a_calendar_version_is_no_korean_date() -> None:
+    assert normalise_dates("release version 2026.10.1.") == "release version 2026.10.1."
+    assert normalise_dates("2026.10.1.에 게시").startswith("d20261001")

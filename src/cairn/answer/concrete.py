@@ -14,9 +14,9 @@ restatements of a supported claim they fired where nothing conflicts (test11/tes
   (:func:`numbers_exchanged`);
 * the polarity of sentences that trade a negation for a restriction ("Only the workshop
   tops up oil" / "Drivers must not top up oil"; "not covered without signs" / "covered
-  only if there are signs") or negate a condition rather than the statement ("If X is
-  not below 0.5, ...": two rules with opposite conditions do not conflict):
-  :func:`restricted_polarity`;
+  only if there are signs": the restrictors differ) or negate a condition rather than
+  the statement ("If X is not below 0.5, ...": two rules with opposite conditions do not
+  conflict): :func:`restricted_polarity`;
 * two negative forms of one prohibition ("may not" / "cannot" / "must not" / "no deploy
   may") or of one negative statement ("neither A nor B" / "A ... not, and neither ... B"):
   :func:`same_negative_force`;
@@ -38,6 +38,7 @@ from cairn.answer.tokens import _ARTICLES, _FINITE, AccountToken, _same, account
 
 __all__ = [
     "agent_of_verb",
+    "clause_flip",
     "narrower_row",
     "numbers_exchanged",
     "restricted_polarity",
@@ -128,8 +129,8 @@ def numbers_exchanged(core: str, unit_text: str, *, table: bool, heading: str) -
 
 # --------------------------------------------------------------------------- polarity
 
-_RESTRICTORS = frozenset(["only", "unless", "except", "without", "neither", "nor", "solely"])
-_CONDITIONS = frozenset(["if", "unless", "when", "whenever", "provided"])
+_RESTRICTORS = frozenset(["only", "unless", "except", "without", "solely"])
+_CONDITIONS = frozenset(["if", "unless", "provided"])
 _NEGATIVE = frozenset(["not", "no", "never", "cannot", "neither", "nor", "none", "nothing"])
 
 
@@ -153,16 +154,47 @@ def _negation_in_condition(toks: Sequence[AccountToken]) -> bool:
 
 def restricted_polarity(claim_text: str, evidence_text: str) -> bool:
     """True when a polarity difference between the claim and this evidence is no
-    concrete conflict: either side restricts ("only", "unless", "except", "without",
-    "neither ... nor": a restriction and a negation trade places in a restatement), or
-    the claim's negation stands inside a condition."""
+    concrete conflict: the two restrict differently ("only", "unless", "except",
+    "without" on one side and not the other: a restriction and a
+    negation trade places in a restatement), or a negation stands inside a condition."""
     claim = _words(claim_text)
     ev = _words(evidence_text)
-    if any(t.key in _RESTRICTORS for t in claim) or any(t.key in _RESTRICTORS for t in ev):
+    if {t.key for t in claim} & _RESTRICTORS != {t.key for t in ev} & _RESTRICTORS:
         return True
     return _negation_in_condition(claim) or _negation_in_condition(ev)
 
 
+_CLAUSE_SPLIT_RE = re.compile(r"[;]|(?<=[.!?])\s+")
+
+
+def clause_flip(core: str, unit_text: str) -> bool:
+    """Whether one clause of the claim and one clause of the unit (split at semicolons
+    and sentence ends) state the same but for a negation: every other claim token of
+    that clause is in that evidence clause, one of the two has a negation the other
+    lacks, and they do not differ as :func:`restricted_polarity` says. "Only the workshop
+    tops up oil" has no such clause in "Drivers must not top up oil; oil is topped up by
+    the workshop only": the negated clause is about drivers."""
+    ev_clauses = [c for c in _CLAUSE_SPLIT_RE.split(unit_text) if c.strip()]
+    for cc in (c for c in _CLAUSE_SPLIT_RE.split(core) if c.strip()):
+        claim_neg = sorted(t.key for t in account_tokens(cc) if t.key in _FLIPS)
+        for ec in ev_clauses:
+            if claim_neg == sorted(t.key for t in account_tokens(ec) if t.key in _FLIPS):
+                continue  # as many negations on both sides: "inspected but not cleaned"
+            residue = [
+                t
+                for t in account_tokens(cc)
+                if t.kind != "p"
+                and t.key not in _ARTICLES
+                and not t.key.startswith("be:")
+                and t.key not in _FLIPS
+                and not any(_same(t, e) for e in account_tokens(ec))
+            ]
+            if not residue and not restricted_polarity(cc, ec):
+                return True
+    return False
+
+
+_FLIPS = _NEGATIVE | {"without"}
 _PROHIBITING = frozenset(["may", "can", "must", "shall", "might", "could"])
 
 

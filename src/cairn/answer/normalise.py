@@ -100,7 +100,11 @@ def _dotted_ymd(m: re.Match[str], keep_length: bool) -> str:
     y, mo, d = int(m.group("y")), int(m.group("m")), int(m.group("d"))
     if not (1 <= mo <= 12 and 1 <= d <= 31):
         return m.group()
-    return _fitted(f"d{y:04d}{mo:02d}{d:02d}", m.group(), keep_length)
+    token = f"d{y:04d}{mo:02d}{d:02d}"
+    if len(token) >= len(m.group()):
+        # A particle follows with no space ("2027.3.1.부터"): the token must not glue to it.
+        return m.group() if keep_length else token + " "
+    return _fitted(token, m.group(), keep_length)
 
 
 def _day_range(m: re.Match[str]) -> str:

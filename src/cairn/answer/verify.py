@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from cairn.answer.account import account, overlap, table_claim, unaccounted
 from cairn.answer.align import _DATE_TOKEN_RE, _match_unit, _ref, _span_ref, _UnitResult
 from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
-from cairn.answer.concrete import narrower_row, numbers_exchanged, restricted_polarity
+from cairn.answer.concrete import clause_flip, narrower_row, numbers_exchanged
 from cairn.answer.conflicts import conflict, narrower_subject
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
@@ -284,13 +284,10 @@ def _concrete_conflict(core: str, r: _UnitResult, spans: Sequence[EvidenceSpan])
                 t.kind == "n" or _DATE_TOKEN_RE.fullmatch(t.key) for t in residue
             )
         case "negation_flip":
-            # The flip is in the clauses that conflict: every other claim token is there.
-            text = spans[r.unit.span_index].text
-            where = " ".join(text[c.start : c.end] for c in r.clauses) or r.unit.text
-            return not restricted_polarity(core, where) and all(
-                t.key in NEGATIONS or t.key == "cannot"
-                for t in unaccounted(core, where)
-                if not (t.kind == "w" and t.key.startswith("be:"))
+            # One clause of the claim against one clause of the unit: "Only the workshop
+            # tops up oil" is not the negated clause about drivers of its unit.
+            return all(t.key in NEGATIONS or t.key == "cannot" for t in residue) and clause_flip(
+                core, r.unit.text
             )
         case "antonym":
             return len(residue) <= 2
