@@ -20,6 +20,8 @@ near-verbatim misses. Each has a meaning-preserving generator (the verifier shou
   word for another count ("every 6 months" → "quarterly", "20 minutes" → "half an hour");
 * a day range of one month in ISO dates: "from 14 to 17 June 2027" → "from 2027-06-14 to
   2027-06-17"; changed: the end day;
+* two alternatives with the unit said once: "4 hours or 6 hours" → "4 or 6 hours" and
+  back; changed: the second number;
 * Korean: a date with dots ("2026년 10월 1일" → "2026.10.1.") and a Sino-Korean numeral
   before a counter ("30분" → "삼십 분"); changed: another day, another number;
 * an amount of millions with its scale word: "£5,000,000" → "£5 million"; changed:
@@ -309,6 +311,33 @@ def c_day_range_iso_end(s: str) -> str | None:
     return _iso_range(s, 1)
 
 
+_ALTERNATIVES = re.compile(
+    r"\b(\d+) (hours|minutes|days|weeks|months|years|kg|km|litres) or (\d+) \2\b"
+    r"|\b(\d+) or (\d+) (hours|minutes|days|weeks|months|years|kg|km|litres)\b"
+)
+
+
+def _alternatives(s: str, shift: int) -> str | None:
+    m = _ALTERNATIVES.search(s)
+    if m is None:
+        return None
+    if m.group(1) is not None:
+        a, b, unit = m.group(1), int(m.group(3)) + shift, m.group(2)
+        return s[: m.start()] + f"{a} or {b} {unit}" + s[m.end() :]
+    a, b, unit = m.group(4), int(m.group(5)) + shift, m.group(6)
+    return s[: m.start()] + f"{a} {unit} or {b} {unit}" + s[m.end() :]
+
+
+def m_alternatives_unit_once(s: str) -> str | None:
+    """"4 hours or 6 hours" → "4 or 6 hours", and back."""
+    return _alternatives(s, 0)
+
+
+def c_alternatives_other(s: str) -> str | None:
+    """"4 hours or 6 hours" → "4 or 7 hours"."""
+    return _alternatives(s, 1)
+
+
 # --------------------------------------------------------------------------- Korean
 
 _KO_DATE = re.compile(r"(\d{4})년 (\d{1,2})월 (\d{1,2})일")
@@ -367,6 +396,7 @@ PRESERVING_S12: dict[str, Callable[[str], str | None]] = {
     "half-hour": m_half_hour,
     "quarter-of-a-year": m_quarter_year,
     "day-range-iso": m_day_range_iso,
+    "alternatives-unit-once": m_alternatives_unit_once,
     "cjk-ko-date-dots": m_ko_date_dots,
     "cjk-ko-sino-numeral": m_ko_sino_numeral,
 }
@@ -383,6 +413,7 @@ CHANGING_S12: dict[str, Callable[[str], str | None]] = {
     "half-hour-other-minutes": c_half_hour_other,
     "quarter-of-a-year-other-months": c_quarter_year_other,
     "day-range-iso-end-changed": c_day_range_iso_end,
+    "alternatives-other-number": c_alternatives_other,
     "cjk-ko-date-dots-day-changed": c_ko_date_dots_day,
     "cjk-ko-sino-numeral-other": c_ko_sino_numeral_other,
 }

@@ -220,3 +220,10 @@ def test_changed_neighbours_of_the_equivalences_are_not_supported(claim: str, ev
 def test_a_calendar_version_is_no_korean_date() -> None:
     assert normalise_dates("release version 2026.10.1.") == "release version 2026.10.1."
     assert normalise_dates("2026.10.1.에 게시").startswith("d20261001")
+
+
+def test_two_alternatives_with_the_unit_said_once() -> None:
+    evidence = "A shift lasts 4 hours or 6 hours."
+    assert _verdict("A shift lasts four or six hours.", evidence) == "supported"
+    assert _verdict("A shift lasts four or five hours.", evidence) != "supported"
+    assert _verdict("A shift lasts four or six days.", evidence) != "supported"
