@@ -227,3 +227,27 @@ def test_two_alternatives_with_the_unit_said_once() -> None:
     assert _verdict("A shift lasts four or six hours.", evidence) == "supported"
     assert _verdict("A shift lasts four or five hours.", evidence) != "supported"
     assert _verdict("A shift lasts four or six days.", evidence) != "supported"
+
+
+# --- "this agreement" in another document is another agreement.
+
+
+def _two_documents(claim: str, first: str, second: str, *, same: bool) -> str:
+    from cairn.answer import EvidenceSpan, split_claims, verify_claims
+
+    spans = [
+        EvidenceSpan(evidence_id="E1", text=first, uri="a.md", start_line=1, end_line=1),
+        EvidenceSpan(evidence_id="E2", text=second, uri="a.md" if same else "b.md", start_line=1, end_line=1),
+    ]
+    (v,) = verify_claims(split_claims(claim), spans)
+    return v.verdict
+
+
+def test_a_deictic_claim_conflicts_only_within_its_document() -> None:
+    claim = "This agreement is dated 2026-03-12."
+    first, second = "This agreement is dated 12 March 2026.", "This agreement is dated 3 May 2026."
+    assert _two_documents(claim, first, second, same=False) == "supported"
+    assert _two_documents(claim, first, second, same=True) == "contradicted"
+    plain = "The Riverside lease is dated 2026-03-12."
+    first, second = "The Riverside lease is dated 12 March 2026.", "The Riverside lease is dated 3 May 2026."
+    assert _two_documents(plain, first, second, same=False) == "contradicted"

@@ -21,7 +21,9 @@ restatements of a supported claim they fired where nothing conflicts (test11/tes
   may") or of one negative statement ("neither A nor B" / "A ... not, and neither ... B"):
   :func:`same_negative_force`;
 * a table row whose label names something narrower than the claim's subject ("Student
-  non-member" for "non-member"): :func:`narrower_row`.
+  non-member" for "non-member"): :func:`narrower_row`;
+* another document's statement about "this agreement" or 本规定, when the claim refers
+  to its own document so and one of that document's spans supports it: :func:`deictic`.
 
 Each function is pure; none of them ever makes a claim ``supported``: a candidate that
 is not concrete leaves the claim ``insufficient``.
@@ -39,6 +41,7 @@ from cairn.answer.tokens import _ARTICLES, _FINITE, AccountToken, _same, account
 __all__ = [
     "agent_of_verb",
     "clause_flip",
+    "deictic",
     "narrower_row",
     "numbers_exchanged",
     "restricted_polarity",
@@ -242,3 +245,21 @@ def narrower_row(core: str, unit_text: str, support_text: str) -> bool:
 
     label, support = _label(unit_text), _label(support_text)
     return bool(label) and bool(support) and all(map(named, support)) and not all(map(named, label))
+
+
+# --------------------------------------------------------------------------- documents
+
+_DEICTIC_RE = re.compile(
+    r"\b(?:this|these)\s+(?:[a-z-]+\s+){0,2}?(?:agreement|policy|contract|notice|document|"
+    r"schedule|sheet|plan|guide|chart|leaflet|protocol|regulations?|rules?|terms|version|"
+    r"edition|procedure|manual|log|minutes|letter|form|tariff|timetable)\b"
+    r"|^\s*(?:本|该|該|此|この|当)|^\s*이\s",
+    re.IGNORECASE,
+)
+
+
+def deictic(core: str) -> bool:
+    """Whether the claim refers to its own document ("This agreement is dated ...",
+    本规定自…起施行, 이 안내문은 …): another document's "this agreement" is another one, so
+    only a span of the supporting document can conflict with it."""
+    return _DEICTIC_RE.search(core) is not None

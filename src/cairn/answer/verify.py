@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from cairn.answer.account import account, overlap, table_claim, unaccounted
 from cairn.answer.align import _DATE_TOKEN_RE, _match_unit, _ref, _span_ref, _UnitResult
 from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
-from cairn.answer.concrete import clause_flip, narrower_row, numbers_exchanged
+from cairn.answer.concrete import clause_flip, deictic, narrower_row, numbers_exchanged
 from cairn.answer.conflicts import conflict, narrower_subject
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
@@ -121,10 +121,12 @@ def _deterministic(
     if support:
         # Another span conflicts only if it states all of the claim but the one
         # conflicting value (a different date for the same event, ...).
+        home = spans[support[0].unit.span_index].uri
         contra = [
             r
             for r in contra
             if _one_slot_conflict(core, r.unit)
+            and not (deictic(core) and spans[r.unit.span_index].uri != home)
             and not (
                 r.unit.table
                 and support[0].unit.table
