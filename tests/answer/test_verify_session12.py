@@ -251,3 +251,11 @@ def test_a_deictic_claim_conflicts_only_within_its_document() -> None:
     plain = "The Riverside lease is dated 2026-03-12."
     first, second = "The Riverside lease is dated 12 March 2026.", "The Riverside lease is dated 3 May 2026."
     assert _two_documents(plain, first, second, same=False) == "contradicted"
+
+
+def test_a_deictic_claim_without_support_conflicts_only_within_its_document() -> None:
+    claim = "This regulation takes effect on 2027-01-01 in the canteen."
+    own = "This regulation was drafted by the office and takes effect on 1 January 2027 in the canteen."
+    other = "This regulation takes effect on 1 October 2026 in the canteen."
+    assert _two_documents(claim, own, other, same=False) != "contradicted"
+    assert _two_documents(claim, other, other, same=True) == "contradicted"

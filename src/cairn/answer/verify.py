@@ -146,7 +146,15 @@ def _deterministic(
             )
         return ClaimVerdict(claim, "supported", "aligned", (_ref(support[0], spans),))
     share_of = {id(u): share for u, share in zip(units, shares, strict=True)}
-    for r, _a in sorted(trusted, key=lambda ra: not in_scope(ra[0])):
+    candidates = trusted
+    if deictic(core) and len({s.uri for s in spans}) > 1:
+        # A claim about its own document ("本规定自…起施行") is about the document that
+        # holds most of it; another document's "this regulation" is another one.
+        top = max(shares)
+        own = {spans[u.span_index].uri for u, sh in zip(units, shares, strict=True) if sh == top}
+        candidates = [(r, a) for r, a in trusted if spans[r.unit.span_index].uri in own]
+        contra = [r for r in contra if spans[r.unit.span_index].uri in own]
+    for r, _a in sorted(candidates, key=lambda ra: not in_scope(ra[0])):
         if share_of[id(r.unit)] < _MIN_SHARE:
             continue
         found = conflict(core, r.unit.text, table=r.unit.table, heading=r.unit.heading)
