@@ -12,6 +12,7 @@ from cairn.answer.account import (
     account,
 )
 from cairn.answer.cjk_order import _cjk_clauses
+from cairn.answer.concrete import agent_of_verb, restricted_polarity, same_negative_force
 from cairn.answer.dimensions import size_by
 from cairn.answer.table_rows import _TABLE_GLUE
 from cairn.answer.tokens import _ARTICLES, _NEGATIONS, AccountToken, _same, account_tokens
@@ -44,6 +45,9 @@ _QUANTIFIER_WORDS = frozenset(
 _PERIOD_CHARS = frozenset("天日周週月年季时時")
 _CJK_QUOTED_RE = re.compile("“[^”\n]*”|「[^」\n]*」|『[^』\n]*』")
 _PERMISSIONS = frozenset({"may", "can"})
+_WEEKDAYS = frozenset(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+)
 
 
 def _cjk_conflict(
@@ -111,7 +115,11 @@ def conflict(
         if swap:
             return "role_swap", swap
         said = re.match(r"the evidence says '(\w+)'", problem)
-        if said and said.group(1).lower() in ("not", "no", "never", "cannot"):
+        if (
+            said
+            and said.group(1).lower() in ("not", "no", "never", "cannot")
+            and not restricted_polarity(claim_text, evidence_text)
+        ):
             return "negation_flip", f"evidence {said.group(1)!r}"
         return None
     if _narrower_subject(list(account_tokens(claim_text)), ev):
@@ -121,6 +129,8 @@ def conflict(
         other = [e for e in extra if e.kind == "w" and (e.key in _MODALS or e.key in _NEGATIONS)]
         if {t.key for t in words} | {e.key for e in other} <= _PERMISSIONS:
             other = []  # "can" and "may" both grant; neither conflicts with the other
+        if same_negative_force([t.key for t in words], [e.key for e in other]):
+            other = []  # "may not" = "cannot"; "neither ... nor" = "not ..., and neither"
         if other:
             reason = (
                 "negation_flip"
@@ -175,6 +185,14 @@ def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> s
     for i, t in enumerate(claim):
         if not _is_relation(t) or size_by(claim, i):
             continue
+        # A passive agent is compared with the agent of the same verb, not by its place
+        # in the sentence: "approved by A and written by B" = "written by B and approved
+        # by A"; the same verb with another agent is a swap.
+        per_verb = agent_of_verb(claim, i, ev)
+        if per_verb is True:
+            continue
+        if per_verb is False:
+            return f"{t.text!r} relates them the other way round in the evidence"
         left = _claim_group(claim, i, -1, stop_at_same=True)
         right = _claim_group(claim, i, 1, item_only=True)
         only_left = [c for c in left if not any(_same(c, r) for r in right)]
@@ -204,6 +222,8 @@ def _number_class(key: str) -> str:
         return key.split(":")[1]
     if key.startswith("v:"):
         return "version"
+    if key.removeprefix("month:") in _WEEKDAYS:
+        return "weekday"  # "Thursday's" is no month: no conflict with "6 May"
     if key.startswith("n:"):
         return "version" if key.count(".") == 1 else "number"
     return key[:1]

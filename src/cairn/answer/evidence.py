@@ -436,7 +436,7 @@ _CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 
 
 def _claim_parts(text: str) -> tuple[list[_ClaimClause], list[str]]:
-    core = normalise_dates(strip_lead_in(text))
+    core = normalise_dates(strip_lead_in(text), keep_length=False)
     codes = [" ".join(m.group(1).split()) for m in _CODE_SPAN_RE.finditer(core)]
     clauses: list[_ClaimClause] = []
     first_word = True

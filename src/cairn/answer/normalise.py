@@ -74,9 +74,73 @@ def _month(m: re.Match[str]) -> int | None:
     return int(m.group("m"))
 
 
-def normalise_dates(text: str) -> str:
+#: A full date with slashes and the year last: "18/07/2026" (day first, as Europe
+#: writes it) or "07/18/2026" (month first, as America does).
+_SLASHED_RE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})/((?:19|20)\d{2})(?![\d/])")
+
+
+#: A date written year first with dots, as Korea writes it ("2026.10.1.", "2026. 10. 1."):
+#: a final dot or a CJK character right after, and no "version" before (2026.10.1 may be
+#: a calendar version number).
+_DOTTED_YMD_RE = re.compile(
+    r"(?<![\d.])(?P<y>(?:19|20)\d{2})\.\s?(?P<m>\d{1,2})\.\s?(?P<d>\d{1,2})"
+    r"(?:\.|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))"
+)
+_VERSION_BEFORE_RE = re.compile(r"(?:version|release|v)\s*$", re.IGNORECASE)
+#: Two days of one month ("from 14 to 17 June 2027", "14–17 June 2027"): once the second
+#: is a date token, the first day is one too.
+_DAY_RANGE_RE = re.compile(
+    r"(?<![\d.,:/])(?P<d1>\d{1,2})(?P<mid>\s*(?:to|-|–|and)\s*)d(?P<ym>\d{6})(?P<d2>\d{2})(?!\d)"
+)
+
+
+def _dotted_ymd(m: re.Match[str], keep_length: bool) -> str:
+    if _VERSION_BEFORE_RE.search(m.string[: m.start()]):
+        return m.group()
+    y, mo, d = int(m.group("y")), int(m.group("m")), int(m.group("d"))
+    if not (1 <= mo <= 12 and 1 <= d <= 31):
+        return m.group()
+    token = f"d{y:04d}{mo:02d}{d:02d}"
+    if len(token) >= len(m.group()):
+        # A particle follows with no space ("2027.3.1.부터"): the token must not glue to it.
+        return m.group() if keep_length else token + " "
+    return _fitted(token, m.group(), keep_length)
+
+
+def _day_range(m: re.Match[str]) -> str:
+    d1, d2 = int(m.group("d1")), int(m.group("d2"))
+    if not 1 <= d1 < d2:
+        return m.group()
+    return f"d{m.group('ym')}{d1:02d}{m.group('mid')}d{m.group('ym')}{m.group('d2')}"
+
+
+def _fitted(token: str, raw: str, keep_length: bool) -> str:
+    if len(token) <= len(raw):
+        return token.ljust(len(raw))
+    return raw if keep_length else token
+
+
+def _slashed_date(m: re.Match[str], keep_length: bool) -> str:
+    """The date token of a slashed date that reads one way only: a part above 12 is
+    the day, and equal parts are the same date either way. "04/01/2026" (4 January or
+    April 1) stays as written."""
+    a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if a > 12 >= b or a == b:
+        day, month = a, b
+    elif b > 12 >= a:
+        day, month = b, a
+    else:
+        return m.group()
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return m.group()
+    return _fitted(f"d{y:04d}{month:02d}{day:02d}", m.group(), keep_length)
+
+
+def normalise_dates(text: str, *, keep_length: bool = True) -> str:
     """``text`` with every full date as ``dYYYYMMDD`` and every month of a year as
-    ``mYYYYMM``, padded with spaces to the original length, so offsets keep."""
+    ``mYYYYMM``, padded with spaces to the original length, so offsets keep. A date
+    written shorter than its token ("1.3.2027", "1/3/2027") is kept as written, unless
+    ``keep_length`` is false (a claim, or text whose offsets nobody reads)."""
 
     def repl_date(m: re.Match[str]) -> str:
         mo = _month(m)
@@ -85,21 +149,25 @@ def normalise_dates(text: str) -> str:
         if mo is None or not (1 <= mo <= 12 and 1 <= d <= 31):
             return m.group()
         token = f"d{int(m.group('y')):04d}{mo:02d}{d:02d}"
-        return token.ljust(len(m.group())) if len(token) <= len(m.group()) else m.group()
+        return _fitted(token, m.group(), keep_length)
 
     def repl_month(m: re.Match[str]) -> str:
         mo = _month(m)
         if mo is None or not 1 <= mo <= 12:
             return m.group()
         token = f"m{int(m.group('y')):04d}{mo:02d}"
-        return token.ljust(len(m.group())) if len(token) <= len(m.group()) else m.group()
+        return _fitted(token, m.group(), keep_length)
 
     if not any(c.isdigit() for c in text):
         return text
+    text = _SLASHED_RE.sub(lambda m: _slashed_date(m, keep_length), text)
+    text = _DOTTED_YMD_RE.sub(lambda m: _dotted_ymd(m, keep_length), text)
     for rx in _DATE_RES:
         text = rx.sub(repl_date, text)
     for rx in _MONTH_RES:
         text = rx.sub(repl_month, text)
+    if not keep_length:
+        text = _DAY_RANGE_RE.sub(_day_range, text)  # longer than written: claims only
     return text
 
 
@@ -134,6 +202,7 @@ def _cjk_numerals(text: str) -> str:
         return m.group() if value is None else str(value)
 
     text = _KO_NATIVE_RE.sub(lambda m: str(_KO_NATIVE[m.group(1)]) + m.group(2), text)
+    text = _KO_SINO_RE.sub(lambda m: str(_ko_sino_value(m.group(1))) + m.group(2), text)
     text = _HANGUL_MULT_RE.sub(
         lambda m: str(Fraction(m.group(1).replace(",", "")) * _HANGUL_MULT[m.group(2)]), text
     )
@@ -160,6 +229,28 @@ _KO_NATIVE_RE = re.compile(
     + "|".join(sorted(_KO_COUNTERS, key=len, reverse=True))
     + r")(?![가-힣]{3})"
 )
+
+#: Sino-Korean numerals with a tens, hundreds or thousands syllable before a counter
+#: (session 12): "삼십 분" is 30분, "이백 원" 200원. A run without one ("이 분": "this
+#: person", "일 년") stays as it is: the syllables are ordinary words too.
+_KO_SINO_DIGITS = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
+_KO_SINO_MULT = {"십": 10, "백": 100, "천": 1000}
+_KO_SINO_RE = re.compile(
+    r"(?<![가-힣\d])((?:[이삼사오육칠팔구]?[십백천])+[일이삼사오육칠팔구]?) ?"
+    r"(분|초|시간|일|주|개월|년|원|명|회|번|층|세)(?![가-힣]{3})"
+)
+
+
+def _ko_sino_value(run: str) -> int:
+    total, digit = 0, 0
+    for ch in run:
+        if ch in _KO_SINO_MULT:
+            total += (digit or 1) * _KO_SINO_MULT[ch]
+            digit = 0
+        else:
+            digit = _KO_SINO_DIGITS[ch]
+    return total + digit
+
 
 #: Korean multipliers after digits: "6만 원" is 60,000 won, "3천" 3,000.
 _HANGUL_MULT = {"만": 10000, "천": 1000}

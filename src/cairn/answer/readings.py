@@ -8,6 +8,7 @@ semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a p
 of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`), and
 a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`),
 and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`),
+a condition clause read at the other end of its sentence (:mod:`cairn.answer.conditions`),
 two coordinated phrases in the evidence's order (:mod:`cairn.answer.conjuncts`),
 a present perfect, a conjunct's pronoun or a worded range the evidence says without
 (:mod:`cairn.answer.restatements`), and a Chinese attributive "的" the evidence leaves out or an edition named by a copula
@@ -28,6 +29,7 @@ from cairn.answer.cjk_readings import (
 )
 from cairn.answer.cjk_restated import request_reading
 from cairn.answer.clause_order import swapped_clauses
+from cairn.answer.conditions import condition_reading
 from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
 from cairn.answer.pronouns import parallel_reading
@@ -56,6 +58,9 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     if not table and parallel != (claim_text, evidence_text):
         out.append([parallel])
     out += [] if table else [[(claim, evidence_text)] for claim in restrictor_readings(claim_text)]
+    condition = None if table else condition_reading(claim_text, evidence_text)  # "S if C" = "If C, S"
+    if condition is not None:
+        out.append([condition])
     fronted = None if table else fronted_reading(claim_text, evidence_text)
     if fronted is not None:
         out.append([fronted])

@@ -2,9 +2,10 @@
 
 Exact equivalences only, applied to claim and evidence alike:
 
-* a fraction of a time unit: "half an hour" = "a half hour" = 30 minutes, "a quarter of
-  an hour" = 15 minutes, "three quarters of an hour" = 45 minutes, "half a day" = 12
-  hours, "half a year" = 6 months, "2 and a half hours" = 2.5 hours;
+* a fraction of a time unit: "half an hour" = "a half hour" = "a half-hour" = 30
+  minutes, "a quarter of an hour" = "a quarter-hour" = 15 minutes, "three quarters of an
+  hour" = 45 minutes, "half a day" = 12 hours, "half a year" = 6 months, "a quarter of a
+  year" = 3 months, "2 and a half hours" = 2.5 hours;
 * a count of times: "once a day" = "one time a day", "twice" = "two times", "thrice" =
   "three times" ("once" alone is also the conjunction, "once the form is signed": only
   before a period or "more");
@@ -30,11 +31,17 @@ _HALF_OF = {
     "year": "6 months",
 }
 _HALF_RE = re.compile(
-    r"\b(?:(?:a|one)\s+)?half\s+(?:(?:an?)\s+)?(minute|hour|day|year)\b(?!s)", re.IGNORECASE
+    r"\b(?:(?:a|one)\s+)?half(?:\s+|-)(?:(?:an?)\s+)?(minute|hour|day|year)\b(?!s)", re.IGNORECASE
 )
 _QUARTER_RE = re.compile(
-    r"\b(?:(a|one|three)\s+)?quarters?\s+of\s+an?\s+hour\b(?!s)", re.IGNORECASE
+    r"\b(?:(a|one|three)\s+)?quarters?(?:\s+of\s+an?\s+|-)(hour|day|year)\b(?!s)", re.IGNORECASE
 )
+#: A quarter and three quarters of a time unit (session 12: "a quarter of a year").
+_QUARTER_OF = {
+    "hour": ("15 minutes", "45 minutes"),
+    "day": ("6 hours", "18 hours"),
+    "year": ("3 months", "9 months"),
+}
 _AND_A_HALF_RE = re.compile(
     r"\b(\d+)\s+and\s+a\s+half\s+(minutes|hours|days|weeks|months|years)\b", re.IGNORECASE
 )
@@ -65,7 +72,8 @@ def _fortnights(text: str) -> str:
 
 
 def _quarter(m: re.Match[str]) -> str:
-    return "45 minutes" if (m.group(1) or "").lower() == "three" else "15 minutes"
+    one, three = _QUARTER_OF[m.group(2).lower()]
+    return three if (m.group(1) or "").lower() == "three" else one
 
 
 def _part(m: re.Match[str]) -> str:

@@ -189,6 +189,13 @@ def _latin_plain(text: str, out: list[AccountToken]) -> None:
             out.append(AccountToken("month:" + t.norm, t.raw, "n"))
             i += 1
             continue
+        if t.raw in _WEEKDAY_SHORT and not (
+            i + 1 < n and toks[i + 1].kind == "word" and toks[i + 1].raw[:1].islower()
+        ):
+            # "Tue 4 May", a table's "| Thu |": the weekday ("Sun exposure" is no day).
+            out.append(AccountToken("month:" + _WEEKDAY_SHORT[t.raw], t.raw, "n"))
+            i += 1
+            continue
         if t.norm == "°":  # a stray degree sign
             i += 1
             continue
@@ -206,6 +213,12 @@ def _latin_plain(text: str, out: list[AccountToken]) -> None:
         if ch in _CLAUSE_STOPS or ch == ",":
             out.append(AccountToken(ch, ch, "p"))
 
+
+_WEEKDAY_SHORT = {
+    "Mon": "monday", "Tue": "tuesday", "Tues": "tuesday", "Wed": "wednesday",
+    "Thu": "thursday", "Thur": "thursday", "Thurs": "thursday", "Fri": "friday",
+    "Sat": "saturday", "Sun": "sunday",
+}  # fmt: skip
 
 _AM_PM_RE = re.compile(r"\s?([ap])\.?m\.?(?![a-z])", re.IGNORECASE)
 
@@ -457,7 +470,7 @@ def _cjk_plain(text: str, out: list[AccountToken]) -> None:
 @functools.lru_cache(maxsize=8192)
 def account_tokens(text: str) -> tuple[AccountToken, ...]:
     """The account tokens of ``text`` (dates normalised, numbers and quantities keyed)."""
-    text = normalise_dates(western_forms(text) if has_cjk(text) else text)
+    text = normalise_dates(western_forms(text) if has_cjk(text) else text, keep_length=False)
     out: list[AccountToken] = []
     if not has_cjk(text):
         text = pounds_for_pence(range_units(spoken_quantities(expand_contractions(text))))

@@ -52,6 +52,7 @@ from collections.abc import Sequence
 from cairn.answer.account import account, overlap, table_claim, unaccounted
 from cairn.answer.align import _DATE_TOKEN_RE, _match_unit, _ref, _span_ref, _UnitResult
 from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
+from cairn.answer.concrete import clause_flip, deictic, narrower_row, numbers_exchanged
 from cairn.answer.conflicts import conflict, narrower_subject
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
@@ -113,14 +114,25 @@ def _deterministic(
         (
             r
             for r, a in trusted
-            if r.contradiction and a is not None and _concrete_conflict(core, r)
+            if r.contradiction and a is not None and _concrete_conflict(core, r, spans)
         ),
         key=lambda r: (not in_scope(r), -r.score),
     )
     if support:
         # Another span conflicts only if it states all of the claim but the one
         # conflicting value (a different date for the same event, ...).
-        contra = [r for r in contra if _one_slot_conflict(core, r.unit)]
+        home = spans[support[0].unit.span_index].uri
+        contra = [
+            r
+            for r in contra
+            if _one_slot_conflict(core, r.unit)
+            and not (deictic(core) and spans[r.unit.span_index].uri != home)
+            and not (
+                r.unit.table
+                and support[0].unit.table
+                and narrower_row(core, r.unit.text, support[0].unit.text)
+            )
+        ]
         if any(copies(claim.text, r.unit.text) for r in support):
             contra = []  # a verbatim copy of its unit is never contradicted
         if contra:
@@ -134,7 +146,15 @@ def _deterministic(
             )
         return ClaimVerdict(claim, "supported", "aligned", (_ref(support[0], spans),))
     share_of = {id(u): share for u, share in zip(units, shares, strict=True)}
-    for r, _a in sorted(trusted, key=lambda ra: not in_scope(ra[0])):
+    candidates = trusted
+    if deictic(core) and len({s.uri for s in spans}) > 1:
+        # A claim about its own document ("本规定自…起施行") is about the document that
+        # holds most of it; another document's "this regulation" is another one.
+        top = max(shares)
+        own = {spans[u.span_index].uri for u, sh in zip(units, shares, strict=True) if sh == top}
+        candidates = [(r, a) for r, a in trusted if spans[r.unit.span_index].uri in own]
+        contra = [r for r in contra if spans[r.unit.span_index].uri in own]
+    for r, _a in sorted(candidates, key=lambda ra: not in_scope(ra[0])):
         if share_of[id(r.unit)] < _MIN_SHARE:
             continue
         found = conflict(core, r.unit.text, table=r.unit.table, heading=r.unit.heading)
@@ -247,7 +267,7 @@ def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
 _COORDINATED_RE = re.compile(r",|;|\band\b|\bor\b|\bwhile\b|\bwhereas\b")
 
 
-def _concrete_conflict(core: str, r: _UnitResult) -> bool:
+def _concrete_conflict(core: str, r: _UnitResult, spans: Sequence[EvidenceSpan]) -> bool:
     """A contradiction names a concrete conflicting span: the unit states the rest of
     the claim, and what it does not state is exactly the conflicting slot (a number or
     date, the negation, an antonym, a name). "1 minute" is not in conflict with a unit
@@ -259,14 +279,26 @@ def _concrete_conflict(core: str, r: _UnitResult) -> bool:
     match r.reason:
         case "number_order":
             # Coordinated parts given in another order ("the south wing 40, the north
-            # wing 25") move their numbers too: no conflict when the claim coordinates.
-            return not residue and _COORDINATED_RE.search(core) is None
+            # wing 25") move their numbers too, and so does a moved clause ("... if EC
+            # rises above 4.5"): in swapped roles only when the claim with its numbers
+            # exchanged is what the unit says.
+            return (
+                not residue
+                and _COORDINATED_RE.search(core) is None
+                and numbers_exchanged(
+                    core, r.unit.text, table=r.unit.table, heading=r.unit.heading
+                )
+            )
         case "number_mismatch" | "date_mismatch":
             return bool(residue) and all(
                 t.kind == "n" or _DATE_TOKEN_RE.fullmatch(t.key) for t in residue
             )
         case "negation_flip":
-            return all(t.key in NEGATIONS or t.key == "cannot" for t in residue)
+            # One clause of the claim against one clause of the unit: "Only the workshop
+            # tops up oil" is not the negated clause about drivers of its unit.
+            return all(t.key in NEGATIONS or t.key == "cannot" for t in residue) and clause_flip(
+                core, r.unit.text
+            )
         case "antonym":
             return len(residue) <= 2
         case "entity_mismatch":
