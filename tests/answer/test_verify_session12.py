@@ -43,6 +43,16 @@ def test_coordinated_clauses_with_other_subjects_keep_their_agents() -> None:
     assert _verdict(claim, evidence) != "contradicted"
 
 
+def test_coordinated_agents_of_one_verb_reordered_are_no_role_swap() -> None:
+    """Held-out test13 (seen since): "by A, B's deputy, or by B" against "by B or his
+    deputy, A" shares an agent with the evidence: nothing concrete to contradict."""
+    evidence = "Sodium azide may only be issued by Sam Okafor or his deputy, Lena Varga."
+    claim = "Sodium azide may only be issued by Lena Varga, Sam Okafor's deputy, or by Sam Okafor."
+    assert _verdict(claim, evidence) != "contradicted"
+    assert _verdict("Sodium azide may only be issued by Lena Varga or by Tom Hale.", evidence) != "supported"
+    assert _verdict("Sodium azide may only be issued by Tom Hale.", evidence) != "supported"
+
+
 # --- a moved condition clause: numbers move with it; exchanged numbers still conflict.
 
 _RULE = "If the tank pressure rises above 3.5 bar, the operator must open two relief valves."

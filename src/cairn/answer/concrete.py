@@ -85,7 +85,9 @@ def agent_of_verb(
     """For the "by" at ``claim[i]`` after a word ("approved by A", "signed for the
     company by A"): True when the evidence has a "by" after the same word whose phrase
     names every name of the claim's agent, False when it has such a "by" only with
-    another agent, None when it has none (nothing to compare per verb)."""
+    another agent (no name of the claim's), None when it has none or only one sharing
+    some of the claim's names ("by A, B's deputy, or by B" against "by B or his deputy,
+    A": nothing concrete to compare per verb)."""
     if claim[i].key != "by":
         return None
     head = _word_before(claim, i)
@@ -100,9 +102,11 @@ def agent_of_verb(
         if before is None or not _same(head, before):
             continue
         theirs = _names_after(ev, k)
-        if all(any(_same(c, x) for x in theirs) for c in agent):
+        shared = [c for c in agent if any(_same(c, x) for x in theirs)]
+        if len(shared) == len(agent):
             return True
-        found = False
+        if not shared:
+            found = False
     return found
 
 
