@@ -53,10 +53,13 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     # session 10 (issue 17 item 1): a complete lexical match first (BM25's top passage holds
     # every query word and the vector top does not: its document ranks first; not shipped),
     # and explicitly off (no-complete, fast-no-complete: the default modes)
-    "complete-first": ("default", {"complete_first": True}),
-    "fast-complete-first": ("fast", {"complete_first": True}),
-    "no-complete": ("default", {"complete_first": False}),
-    "fast-no-complete": ("fast", {"complete_first": False}),
+    "complete-first": ("default", {"complete_matches": "first"}),
+    "fast-complete-first": ("fast", {"complete_matches": "first"}),
+    "no-complete": ("default", {"complete_matches": "off"}),
+    "fast-no-complete": ("fast", {"complete_matches": "off"}),
+    # session 10b: every complete match among BM25's top 10 keeps at least its BM25 rank
+    "complete-rank": ("default", {"complete_matches": "rank"}),
+    "fast-complete-rank": ("fast", {"complete_matches": "rank"}),
     "old-default": ("default", OLD),
     "old-fast": ("fast", OLD),
     "default-noseq": ("default", {"sequence_previous": 0.0, "sequence_next": 0.0}),
