@@ -267,7 +267,8 @@ class HybridPipeline:
         passage holds every query word and the vector list's top passage, another
         document's, does not (:func:`hybrid.complete_match`); then BM25's top unit
         (``first``) or every unit of BM25's top ``limit`` whose best passage holds every
-        query word (``rank``). One read of those passages' texts."""
+        query word (``rank``). One read of the two top passages' texts, and one of the
+        others' when the rule fires."""
         rule = self.settings.complete_matches
         bm25, vector = run.rankings.get("bm25"), run.rankings.get("vector")
         if rule == "off" or not run.vectors or not bm25 or not vector or bm25[0].docid == vector[0].docid:
@@ -278,9 +279,10 @@ class HybridPipeline:
             if len(best) == (limit if rule == "rank" else 1):
                 break
         first, other = bm25[0].passage_id, vector[0].passage_id
-        texts = self.ports.passages.passage_texts([*best.values(), other])
+        texts = self.ports.passages.passage_texts([first, other])
         if not complete_match(query, texts.get(first, ""), texts.get(other, "")):
             return {}
+        texts.update(self.ports.passages.passage_texts([p for p in best.values() if p not in texts]))
         stems = query_stems(query)
         return {unit: rank for rank, (unit, passage) in enumerate(best.items(), 1)
                 if holds_every_word(stems, texts.get(passage, ""))}
