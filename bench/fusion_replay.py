@@ -141,7 +141,9 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
                                    # session 9: the text half re-scoring the candidate pool (r)
                                    # instead of a second full-index BM25 query
                                    ("r", ("text-pool",), 4), ("rv", ("text-pool", "vector"), 4),
-                                   ("rp", ("text-pool", "pool"), 4), ("r6v", ("text-pool", "vector"), 6))},
+                                   ("rp", ("text-pool", "pool"), 4), ("r6v", ("text-pool", "vector"), 6),
+                                   # session 10b: the pool text half at default's 6 words
+                                   ("r6", ("text-pool",), 6), ("r6p", ("text-pool", "pool"), 6))},
 }
 
 

@@ -95,7 +95,10 @@ class HybridSettings:
     #: text half from BM25's own top, run while the query is embedded). With the
     #: ``int8-mid`` encoder, named before the fresh held-out test and tested once on it
     #: (tldr-summary, tldr-example, the CJK test pages): every measure within a point of
-    #: default, at 0.63x default's p50 (bench/RESULTS.md, "Retrieval, session 9b").
+    #: default, at 0.63x default's p50 (bench/RESULTS.md, "Retrieval, session 9b"). On
+    #: NFCorpus's test half it is 0.0106 nDCG@10 below default; adding the ``pool`` vector
+    #: half did not close that (-0.0115), the 4 expansion words are the cause (6 words:
+    #: -0.002; a diagnostic on the test half, "Retrieval, session 10b").
     fast_feedback: tuple[str, ...] = ("text-pool",)
     #: The query encoder of ``--fast``: ``int8-mid`` (the int8 kernels of the same model
     #: with its first and last layer in float: 0.71x the exact encoder's time, cosine
