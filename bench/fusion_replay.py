@@ -53,10 +53,18 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     # session 10 (issue 17 item 1): a complete lexical match first (BM25's top passage holds
     # every query word and the vector top does not: its document ranks first; not shipped),
     # and explicitly off (no-complete, fast-no-complete: the default modes)
-    "complete-first": ("default", {"complete_first": True}),
-    "fast-complete-first": ("fast", {"complete_first": True}),
-    "no-complete": ("default", {"complete_first": False}),
-    "fast-no-complete": ("fast", {"complete_first": False}),
+    "complete-first": ("default", {"complete_matches": "first"}),
+    "fast-complete-first": ("fast", {"complete_matches": "first"}),
+    "no-complete": ("default", {"complete_matches": "off"}),
+    "fast-no-complete": ("fast", {"complete_matches": "off"}),
+    # session 10b: every complete match among BM25's top 10 keeps at least its BM25 rank
+    "complete-rank": ("default", {"complete_matches": "rank"}),
+    "fast-complete-rank": ("fast", {"complete_matches": "rank"}),
+    # session 10b (issue 17 item 2): --fast with the pool vector half added to its text half
+    # (the Rocchio vector ranks the candidate pool only; fused at default's feedback weights),
+    # with complete matches kept at their BM25 rank (fast-rank-rp) or not (fast-int8-mid-rp)
+    "fast-rank-rp": ("fast", {"complete_matches": "rank", "fast_feedback": ("text-pool", "pool"),
+                              "fast_feedback_weights": None}),
     "old-default": ("default", OLD),
     "old-fast": ("fast", OLD),
     "default-noseq": ("default", {"sequence_previous": 0.0, "sequence_next": 0.0}),
@@ -133,7 +141,9 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
                                    # session 9: the text half re-scoring the candidate pool (r)
                                    # instead of a second full-index BM25 query
                                    ("r", ("text-pool",), 4), ("rv", ("text-pool", "vector"), 4),
-                                   ("rp", ("text-pool", "pool"), 4), ("r6v", ("text-pool", "vector"), 6))},
+                                   ("rp", ("text-pool", "pool"), 4), ("r6v", ("text-pool", "vector"), 6),
+                                   # session 10b: the pool text half at default's 6 words
+                                   ("r6", ("text-pool",), 6), ("r6p", ("text-pool", "pool"), 6))},
 }
 
 

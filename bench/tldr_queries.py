@@ -17,7 +17,7 @@ answer. :data:`COUNT` queries are sampled with ``random.Random(SEED)``: summarie
 eligible pages sorted by path; examples by sampling pages (those with an eligible line,
 sorted by path) and then one eligible line of each sampled page with the same generator.
 
-Further samples (:data:`SAMPLES`, issue 17 item 1's tuning and second test sample) use another
+Further samples (:data:`SAMPLES`, issue 17 item 1's tuning and second and third test samples) use another
 seed and leave out the pages of the samples before them, so no page is in two samples.
 """
 
@@ -38,7 +38,8 @@ COUNT = 300
 SEED = 17
 #: name -> (seed, the samples whose pages it leaves out): the example samples.
 SAMPLES: dict[str, tuple[int, tuple[str, ...]]] = {
-    "example": (SEED, ()), "example-tune": (18, ("example",)), "example-test2": (19, ("example", "example-tune"))}
+    "example": (SEED, ()), "example-tune": (18, ("example",)), "example-test2": (19, ("example", "example-tune")),
+    "example-test3": (20, ("example", "example-tune", "example-test2"))}
 Kind = Literal["summary", "example"]
 
 _MARKER = re.compile(r"\[([^\[\]\s]+)\]")  # tldr's mnemonic markers: [c]reate, Lis[t]

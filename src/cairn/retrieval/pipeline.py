@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from cairn.errors import ModelUnavailable, ValidationError
 from cairn.retrieval.hybrid import (
+    COMPLETE_RANK_REASON,
     COMPLETE_REASON,
     DEFAULT_SETTINGS,
     FeedbackExpander,
@@ -28,9 +29,11 @@ from cairn.retrieval.hybrid import (
     Reranker,
     StageRank,
     adapt_weights,
-    complete_first,
     complete_match,
     fuse,
+    holds_every_word,
+    keep_ranks,
+    query_stems,
     script_coverage,
     sequence_context,
     sibling_paths,
@@ -179,11 +182,12 @@ class HybridPipeline:
                 f"{1 - coverage:.0%} of its letters); results rely on BM25 "
                 f"(vector weight x{coverage:.2g}). A multilingual embedder can be configured "
                 "as an OpenAI-compatible endpoint ([embed] backend = \"openai\")")
-        # A complete lexical match: BM25's top passage holds every query word and the
+        # Complete lexical matches: BM25's top passage holds every query word and the
         # vector top does not (the query reads as a line of BM25's page); with
-        # ``complete_first`` (off by default: measured, not shipped) its document goes first.
-        complete = self._complete_match(run, query) if tuning.complete_first else False
-        decisive = strong or complete
+        # ``complete_matches`` (off by default: measured, not shipped) its document goes
+        # first, or every complete match of BM25's top ``limit`` keeps its BM25 rank.
+        floors = self._complete_floors(run, query, limit, all_passages)
+        decisive = strong or bool(floors)
         # The feedback round: both halves in default and thorough; --fast runs the halves
         # of ``settings.fast_feedback`` (first round at the default weights, then
         # ``fast_feedback_weights``) or none (``fast_weights``).
@@ -201,11 +205,12 @@ class HybridPipeline:
         run.stages_run.append("fuse")
         if run.fused and source.has_sequence_collections():
             self._sequence_stage(run, filters)
-        if complete:
-            run.fused = complete_first(run.fused, bm25[0].passage_id if all_passages else bm25[0].docid,
-                                       per_document=not all_passages)
-            run.stages_run.append("complete-first")
-            run.weights = adapted._replace(reasons=(*adapted.reasons, COMPLETE_REASON))
+        if floors:
+            run.fused = keep_ranks(run.fused, floors, per_document=not all_passages)
+            rank_rule = tuning.complete_matches == "rank"
+            run.stages_run.append("complete-rank" if rank_rule else "complete-first")
+            run.weights = adapted._replace(
+                reasons=(*adapted.reasons, COMPLETE_RANK_REASON if rank_rule else COMPLETE_REASON))
         if self.ports.reranker is not None and mode != "fast" and not decisive and run.fused:
             self._rerank(run, query, self.ports.reranker)
         # Candidates carry only passage id, docid and score; the units that can be returned
@@ -256,15 +261,31 @@ class HybridPipeline:
                 return chosen if unsure is None else chosen._replace(reasons=(*chosen.reasons, unsure))
         return adapted
 
-    def _complete_match(self, run: HybridRun, query: str) -> bool:
-        """Whether BM25's top passage holds every query word and the vector list's top
-        passage, another document's, does not (:func:`hybrid.complete_match`)."""
+    def _complete_floors(self, run: HybridRun, query: str, limit: int, all_passages: bool) -> dict[Any, int]:
+        """The units (docids, or passage ids with ``all_passages``) that keep at least their
+        BM25 rank (the value), by ``settings.complete_matches``: none unless BM25's top
+        passage holds every query word and the vector list's top passage, another
+        document's, does not (:func:`hybrid.complete_match`); then BM25's top unit
+        (``first``) or every unit of BM25's top ``limit`` whose best passage holds every
+        query word (``rank``). One read of the two top passages' texts, and one of the
+        others' when the rule fires."""
+        rule = self.settings.complete_matches
         bm25, vector = run.rankings.get("bm25"), run.rankings.get("vector")
-        if not run.vectors or not bm25 or not vector or bm25[0].docid == vector[0].docid:
-            return False
+        if rule == "off" or not run.vectors or not bm25 or not vector or bm25[0].docid == vector[0].docid:
+            return {}
+        best: dict[Any, int] = {}  # unit -> its best passage, in BM25's order
+        for hit in bm25:
+            best.setdefault(hit.passage_id if all_passages else hit.docid, hit.passage_id)
+            if len(best) == (limit if rule == "rank" else 1):
+                break
         first, other = bm25[0].passage_id, vector[0].passage_id
         texts = self.ports.passages.passage_texts([first, other])
-        return complete_match(query, texts.get(first, ""), texts.get(other, ""))
+        if not complete_match(query, texts.get(first, ""), texts.get(other, "")):
+            return {}
+        texts.update(self.ports.passages.passage_texts([p for p in best.values() if p not in texts]))
+        stems = query_stems(query)
+        return {unit: rank for rank, (unit, passage) in enumerate(best.items(), 1)
+                if holds_every_word(stems, texts.get(passage, ""))}
 
     def _unsure_vectors(self, run: HybridRun) -> str | None:
         """Why --fast's vector side is unsure for this query (its best cosine below
