@@ -39,7 +39,8 @@ SEED = 17
 #: name -> (seed, the samples whose pages it leaves out): the example samples.
 SAMPLES: dict[str, tuple[int, tuple[str, ...]]] = {
     "example": (SEED, ()), "example-tune": (18, ("example",)), "example-test2": (19, ("example", "example-tune")),
-    "example-test3": (20, ("example", "example-tune", "example-test2"))}
+    "example-test3": (20, ("example", "example-tune", "example-test2")),
+    "example-test4": (21, ("example", "example-tune", "example-test2", "example-test3"))}
 Kind = Literal["summary", "example"]
 
 _MARKER = re.compile(r"\[([^\[\]\s]+)\]")  # tldr's mnemonic markers: [c]reate, Lis[t]
