@@ -102,7 +102,8 @@ def test_every_floor_is_met() -> None:
 
 
 def test_the_fusion_version_names_the_rule() -> None:
-    assert DEFAULT_SETTINGS.complete_matches == "off" and "complete-" not in FUSION_VERSION
+    assert DEFAULT_SETTINGS.complete_matches == "rank" and ",complete-rank)" in FUSION_VERSION
+    assert "complete-" not in HybridSettings(complete_matches="off").fusion_version
     assert ",complete-first)" in HybridSettings(complete_matches="first").fusion_version
     assert ",complete-rank)" in HybridSettings(complete_matches="rank").fusion_version
 
@@ -164,7 +165,7 @@ def test_the_pipeline_puts_a_complete_match_first(ws: Any, tmp_path: Path) -> No
         return HybridPipeline(ports, settings).run("Display the ASCII fire", filters, 10, mode="default",
                                                    graph=False, all_passages=False)
 
-    off, on = run(DEFAULT_SETTINGS), run(HybridSettings(complete_matches="first"))
+    off, on = run(HybridSettings(complete_matches="off")), run(HybridSettings(complete_matches="first"))
     assert off.rankings["bm25"][0].docid == docs["fire.md"] and off.rankings["vector"][0].docid == docs["flames.md"]
     assert off.fused[0].hit.docid != docs["fire.md"]  # fused, the paraphrase wins
     assert "complete-first" not in off.stages_run
