@@ -74,15 +74,15 @@ def _value(cell: Sequence[AccountToken], named: Sequence[AccountToken]) -> list[
     """What a cell states: its numbers and content words, without the words it shares
     with its header or the row's label ("yellow flammables cabinet" under "cabinet" states
     "yellow flammables"), nor a quantifier ("every exit" and "every 6 months" share
-    nothing)."""
-    return [
+    nothing) unless that is all the cell says ("planned", "any")."""
+    own = [
         e
         for e in cell
         if e.kind != "p"
         and e.key not in _HEADER_FILLER
-        and e.key not in _QUALIFIERS
-        and not any(_same(e, x) for x in named)
+        and not any(_same(e, x) if x.kind == "w" else _as_written(e, x) for x in named)
     ]
+    return [e for e in own if e.key not in _QUALIFIERS] or own
 
 
 def _as_written(c: AccountToken, e: AccountToken) -> bool:
