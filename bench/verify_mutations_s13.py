@@ -172,13 +172,59 @@ def c_table_wrong_column_for(s: str) -> str | None:
     return None if found is None else _for_form(*found)
 
 
+_ION = re.compile(r"^(?:[A-Za-z]+ )*([A-Za-z]{4,})ion$")
+
+
+def _participle(head: str) -> str | None:
+    """"Inspection" → "inspected", "Brake inspection" → "inspected": the verb a claim
+    makes of an "-ion" header (session 13, ``answer.table_headers``)."""
+    m = _ION.match(head.strip())
+    if m is None:
+        return None
+    stem = m.group(1).lower()
+    return stem + "ed" if stem.endswith(("spect", "lect", "rect", "tect")) else None
+
+
+def _verb_form(found: tuple[str, str, str] | None) -> str | None:
+    if found is None:
+        return None
+    label, head, value = found
+    verb = _participle(head)
+    if verb is None or not re.match(r"(?:every|once|twice|daily|weekly|monthly|yearly|annually|on|at|in|by)\b", value, re.I):
+        return None
+    return f"{label} is {verb} {value}."
+
+
+def m_table_derived_verb(s: str) -> str | None:
+    """"| Sprinkler system | ... | every 3 months |" under "Inspection" → "Sprinkler
+    system is inspected every 3 months." (only for a value read as a time: "every …")."""
+    found = _pick(s)
+    return None if found is None else _verb_form(found[:3])
+
+
+def c_table_derived_verb_wrong_column(s: str) -> str | None:
+    """The "-ion" column's verb with another column's value: "… is inspected every 10 years"."""
+    found = _pick(s)
+    other = _neighbour_column_value(s)
+    if found is None or other is None:
+        return None
+    return _verb_form((found[0], found[1], other[2]))
+
+
+def c_table_derived_verb_wrong_row(s: str) -> str | None:
+    return _verb_form(_neighbour_row_value(s))
+
+
 PRESERVING_S13: dict[str, Callable[[str], str | None]] = {
     "table-cell-of": m_table_of,
     "table-cell-for": m_table_for,
+    "table-cell-derived-verb": m_table_derived_verb,
 }
 CHANGING_S13: dict[str, Callable[[str], str | None]] = {
     "table-wrong-row-of": c_table_wrong_row_of,
     "table-wrong-row-for": c_table_wrong_row_for,
     "table-wrong-column-of": c_table_wrong_column_of,
     "table-wrong-column-for": c_table_wrong_column_for,
+    "table-derived-verb-wrong-column": c_table_derived_verb_wrong_column,
+    "table-derived-verb-wrong-row": c_table_derived_verb_wrong_row,
 }
