@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cairn.answer.table_headers import derived_from
+from cairn.answer.table_headers import abbreviations, derived_from
 from cairn.answer.tokens import _QUALIFIERS, AccountToken, _same, account_tokens
 
 __all__ = ["unread_column"]
@@ -38,10 +38,14 @@ def _match(c: AccountToken, e: AccountToken) -> bool:
     return _same(c, e) or _as_written(c, e)
 
 
-def _names(c: AccountToken, e: AccountToken) -> bool:
+def _names(c: AccountToken, e: AccountToken, short: Sequence[str] = ()) -> bool:
     """The claim word ``c`` says the header word ``e``, or another form of it ("is
-    inspected" for "Inspection", see :mod:`cairn.answer.table_headers`)."""
-    return _match(c, e) or derived_from(c, e)
+    inspected" for "Inspection", "arrives" for "arr.", see :mod:`cairn.answer.table_headers`)."""
+    return (
+        _match(c, e)
+        or derived_from(c, e)
+        or (e.key in short and c.kind == "w" and c.key.startswith(e.key) and len(c.key) > len(e.key))
+    )
 
 
 def unread_column(
@@ -58,7 +62,7 @@ def unread_column(
         k
         for k, ws in words.items()
         if ws
-        and all(any(_names(c, e) for c in claim) for e in ws)
+        and all(any(_names(c, e, abbreviations(heads[k])) for c in claim) for e in ws)
         and not all(any(_same(e, x) for x in label) for e in ws)  # the row's own name
     ]
     for k in named:
@@ -66,7 +70,7 @@ def unread_column(
         # nothing: "business" of "1 business day" under "Enterprise first response".
         others = [e for j in named if j != k for e in values[j]]
         free = [c for c in claim if not any(_match(c, o) for o in others)]
-        if not all(any(_names(c, e) for c in free) for e in words[k]):
+        if not all(any(_names(c, e, abbreviations(heads[k])) for c in free) for e in words[k]):
             continue
         # The value is looked for outside the header's own words ("first" is no 1).
         said = {e.text.lower() for e in words[k]}

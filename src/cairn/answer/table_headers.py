@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from cairn.answer.tokens import _EXACT_ONLY, AccountToken, _same, account_tokens
 
-__all__ = ["derived_from", "header_derived"]
+__all__ = ["abbreviations", "derived_from", "header_derived"]
 
 _ABBREVIATION_RE = re.compile(r"\b([A-Za-z]{3,5})\.(?=\s|$)")
 
@@ -46,7 +46,8 @@ def derived_from(word: AccountToken, header: AccountToken) -> bool:
     return n >= 5 or (n >= 4 and n == min(len(a), len(b)))
 
 
-def _abbreviations(text: str) -> list[str]:
+def abbreviations(text: str) -> list[str]:
+    """The abbreviated words of a header, without their full stop: "arr" of "Lindenfield arr."."""
     return [m.group(1).lower() for m in _ABBREVIATION_RE.finditer(text)]
 
 
@@ -68,17 +69,23 @@ def header_derived(claim: Sequence[AccountToken], reading: str, heading: str) ->
         if t.kind != "w" or t.key in said or t.stem in said or not t.text.isalpha():
             continue
         rest = [c for j, c in enumerate(claim) if j != i]
-        if any(
-            (any(derived_from(t, h) for h in head) or _abbreviated(t, h_text))
-            and _states(rest, cell)
+        from_columns = [
+            (head, cell)
             for (head, cell), (h_text, _c) in zip(columns, pairs[1:], strict=True)
-        ) or (names_column and any(derived_from(t, h) for h in titled)):
+            if any(derived_from(t, h) for h in head) or _abbreviated(t, h_text)
+        ]
+        if len(from_columns) > 1:
+            # "arrives" is a form of every "<stop> arr." header: the claim's stop says which.
+            from_columns = [(h, c) for h, c in from_columns if _whole_header(h, claim, but=t)]
+        if any(_states(rest, cell) for _head, cell in from_columns) or (
+            names_column and any(derived_from(t, h) for h in titled)
+        ):
             out.add(i)
     return out
 
 
 def _abbreviated(t: AccountToken, head: str) -> bool:
-    return any(t.key.startswith(a) and len(t.key) > len(a) for a in _abbreviations(head))
+    return any(t.key.startswith(a) and len(t.key) > len(a) for a in abbreviations(head))
 
 
 def _states(claim: Sequence[AccountToken], cell: Sequence[AccountToken]) -> bool:
@@ -91,6 +98,15 @@ def _states(claim: Sequence[AccountToken], cell: Sequence[AccountToken]) -> bool
 _FILLER = frozenset({"the", "a", "an", "of", "and", "or", "for", "in", "on", "to", "with", "per", "&"})
 
 
-def _whole_header(head: Sequence[AccountToken], claim: Sequence[AccountToken]) -> bool:
-    words = [e for e in head if e.kind == "w" and e.key not in _FILLER]
+def _whole_header(
+    head: Sequence[AccountToken], claim: Sequence[AccountToken], but: AccountToken | None = None
+) -> bool:
+    """Every word of the header is in the claim (``but`` the words ``but`` is a form of)."""
+    words = [
+        e
+        for e in head
+        if e.kind == "w"
+        and e.key not in _FILLER
+        and not (but is not None and (derived_from(but, e) or but.key.startswith(e.key)))
+    ]
     return bool(words) and all(any(_same(c, e) for c in claim) for e in words)
