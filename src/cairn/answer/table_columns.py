@@ -29,6 +29,13 @@ _HEADER_FILLER = frozenset(
 )
 
 
+#: A cell that only affirms what its column names (a negative cell keeps its polarity,
+#: :mod:`cairn.answer.table_polarity`).
+_AFFIRMATIVE = frozenset(
+    {"yes", "y", "included", "✓", "✔", "available", "supported", "provided", "allowed"}
+)
+
+
 def _header_words(head: str) -> list[AccountToken]:
     """The words (and ordinals: "Second dose") by which a claim names a column."""
     return [t for t in account_tokens(head) if t.kind in ("w", "n") and t.key not in _HEADER_FILLER]
@@ -75,6 +82,8 @@ def unread_column(
         # The value is looked for outside the header's own words ("first" is no 1).
         said = {e.text.lower() for e in words[k]}
         spoken = [c for c in claim if c.text.lower() not in said]
+        if all(e.text.lower() in _AFFIRMATIVE for e in values[k]):
+            continue  # "Northwind has EU roaming" reads the cell "included" by its column
         numbers = [e for e in values[k] if e.kind == "n"]
         if values[k] and not any(_match(c, e) for c in spoken for e in numbers or values[k]):
             return f"the claim names the column {heads[k].strip()!r} but not its value"
