@@ -67,6 +67,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from bench.verify_mutations_s10 import CHANGING_S10, PRESERVING_S10  # noqa: E402
 from bench.verify_mutations_s11 import CHANGING_S11, PRESERVING_S11  # noqa: E402
 from bench.verify_mutations_s12 import CHANGING_S12, PRESERVING_S12  # noqa: E402
+from bench.verify_mutations_s13 import CHANGING_S13, PRESERVING_S13  # noqa: E402
 from cairn.answer import Claim, EvidenceSpan, verify_claims  # noqa: E402
 
 NOTES = ROOT / "bench" / "verify_set" / "notes"
@@ -1576,6 +1577,7 @@ PRESERVING: dict[str, Callable[[str], str | None]] = {
     **PRESERVING_S10,
     **PRESERVING_S11,
     **PRESERVING_S12,
+    **PRESERVING_S13,
 }
 CHANGING: dict[str, Callable[[str], str | None]] = {
     "number-changed": c_number,
@@ -1611,6 +1613,7 @@ CHANGING: dict[str, Callable[[str], str | None]] = {
     **CHANGING_S10,
     **CHANGING_S11,
     **CHANGING_S12,
+    **CHANGING_S13,
 }
 
 

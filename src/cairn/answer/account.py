@@ -416,7 +416,7 @@ def _account(
     claim = [t for t in claim_all if t.kind != "p"]
     if not claim:
         return "nothing to account for"
-    measured = _measure_verbs(claim, evidence_text) if table else set()
+    measured = _measure_verbs(claim, evidence_text, heading) if table else set()
     label = not any(e.kind == "w" and e.key in _FINITE for e in ev)
     # A label-style line ("Last reviewed: 2026-01-19", "Atlas 3.10.0 — released
     # 2026-02-18") dates its fact without the preposition, and so does a heading that

@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 
 from cairn.answer.cjk_table import cjk_cell_read, cjk_named_columns, cjk_negation_elsewhere
+from cairn.answer.table_columns import unread_column
+from cairn.answer.table_headers import header_derived
 from cairn.answer.table_polarity import negative_cell_read
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
@@ -113,11 +115,11 @@ _MEASURE_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _measure_verbs(claim: list[AccountToken], reading: str = "") -> set[int]:
+def _measure_verbs(claim: list[AccountToken], reading: str = "", heading: str = "") -> set[int]:
     """Positions of the claim's measure verbs and their prepositions ("runs at",
     "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``), and
     of the "from"/"to" a claim puts before a value of the row (see ``_route_words``)."""
-    out: set[int] = _route_words(claim, reading) if reading else set()
+    out: set[int] = _route_words(claim, reading) | header_derived(claim, reading, heading) if reading else set()
     for i, t in enumerate(claim):
         dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
         if dims is None:
@@ -184,6 +186,9 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     negation = cjk_negation_elsewhere(claim, cells)  # session 11: 不为 is not 不提供's 不
     if negation:
         return negation
+    unread = unread_column(heads, cells, claim)  # session 13: "the area ... is £30" (the rent)
+    if unread:
+        return unread
     words = [t for t in claim if t.kind != "p" and not _table_glue(t)]
     # The row is about what its first cell names, all of it: "Archive" does not read the
     # "Deep Archive" row. A parenthesised aside in that cell may be left out, or stand
