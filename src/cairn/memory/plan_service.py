@@ -107,8 +107,7 @@ class PlanService:
         ``explanation_id`` and byte-identical canonical JSON."""
         task = _check(task, budget)
         caller, pool, counter = self.plan_candidates(task, project=project, collections=collections)
-        result = govern(task, pool, caller, budget, self.settings, token_counter=counter)
-        return result if explain else result.model_copy(update={"trace": []})
+        return govern(task, pool, caller, budget, self.settings, token_counter=counter, explain=explain)
 
     def plan_candidates(
         self, task: str, *, project: str | None = None, collections: Sequence[str] = (),
