@@ -22,7 +22,6 @@ from __future__ import annotations
 import heapq
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -185,52 +184,8 @@ def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[
     same rounding as the passages' vector stage, so ties break the same way)."""
     import numpy as np
 
-    return _rounded(matvec(matrix, query.astype(np.float32)))
-
-
-def _rounded(products: NDArray[np.float32]) -> NDArray[np.float64]:
-    """:func:`cosines` of the raw products."""
-    import numpy as np
-
-    return np.round(products.astype(np.float64), 6).astype(np.float64)
-
-
-#: Rows from which a recall's pass over the vector matrix is split in two halves, run on
-#: two threads (NumPy releases the GIL): a pass over 50,000 rows is ≈ 10 ms of memory reads.
-SPLIT_ROWS = 8192
-#: The second half starts at a multiple of this many rows: a BLAS kernel computes each
-#: row's product the same way wherever a call starts on such a row (kernels work on
-#: blocks of 4 to 16 rows; the last rows, past the last whole block, are the same rows in
-#: one call or two), so the halves give the bits of one call (tests/memory/test_recall_split.py).
-SPLIT_ALIGN = 256
-
-
-def _product_into(matrix: NDArray[np.float32], query: NDArray[np.float32], out: NDArray[np.float32],
-                  start: int, stop: int) -> None:
-    out[start:stop] = matvec(matrix[start:stop], query)
-
-
-def split_products(matrix: NDArray[np.float32], query: NDArray[np.float32], side: ThreadPoolExecutor, *,
-                   here: bool) -> tuple[NDArray[np.float32], list[Future[None]]]:
-    """``matrix @ query`` (float32), its row halves computed on ``side`` (the second on
-    this thread, before returning, when ``here``); read it once the futures are done. A
-    matrix under :data:`SPLIT_ROWS` rows is one part."""
-    import numpy as np
-
-    query = query.astype(np.float32)
-    rows = matrix.shape[0]
-    out = np.empty(rows, dtype=np.float32)
-    cut = (rows // 2) // SPLIT_ALIGN * SPLIT_ALIGN if rows >= SPLIT_ROWS else 0
-    parts = [(0, cut), (cut, rows)] if cut else [(0, rows)]
-    last = parts.pop() if here else None
-    futures = [side.submit(_product_into, matrix, query, out, start, stop) for start, stop in parts]
-    if last is not None:
-        try:
-            _product_into(matrix, query, out, *last)
-        except BaseException:
-            wait(futures)
-            raise
-    return out, futures
+    scores = matvec(matrix, query.astype(np.float32)).astype(np.float64)
+    return np.round(scores, 6).astype(np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,11 +301,7 @@ class HybridRecall:
             except ModelUnavailable:  # vectors without a working model: BM25 (and sessions) only
                 embedder = None
         if embedder is not None and query is not None and seen.matrix is not None:
-            products, parts = split_products(seen.matrix, query, _side(), here=True)
-            wait(parts)
-            for part in parts:
-                part.result()
-            near = _rounded(products)
+            near = cosines(seen.matrix, query)
             rankings["vector"] = _nearest(seen.rows, near, depth)
         # The feedback round of ``query``'s default mode: the first fused records expand
         # the BM25 query (bm25x) and shift the query vector towards them (vectorx).
@@ -360,22 +311,13 @@ class HybridRecall:
         if not strong and rankings["bm25"]:
             first = _fused_ids(rankings, seen.ordinal, weights, tuning,
                                max(tuning.feedback_text_passages, tuning.feedback_vector_passages))
-            # The shifted vector's pass over the matrix (NumPy, without the GIL) runs on
-            # helper threads while the text half (records, expansion, second BM25) runs here.
+            top = [embed_text(r) for r in seen.records(store, first[:tuning.feedback_text_passages])]
+            extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
+            if extra:
+                rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
             shifted = self._shifted(seen, query, first[:tuning.feedback_vector_passages])
-            pending = split_products(seen.matrix, shifted, _side(), here=False) if shifted is not None else None
-            try:
-                top = [embed_text(r) for r in seen.records(store, first[:tuning.feedback_text_passages])]
-                extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
-                if extra:
-                    rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
-            finally:  # the helper's work ends with this recall, even when the text half fails
-                if pending is not None:
-                    wait(pending[1])
-            if pending is not None:
-                for part in pending[1]:
-                    part.result()
-                rankings["vectorx"] = _nearest(seen.rows, _rounded(pending[0]), depth)
+            if shifted is not None:
+                rankings["vectorx"] = _nearest(seen.rows, cosines(seen.matrix, shifted), depth)
                 weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
         ids = fused_order(rankings, seen.keys, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
         qualified = self._memory.qualified(seen.records(store, ids), caller, store=store)
@@ -425,23 +367,6 @@ def _reads(store: Any) -> Any:
     """Where a recall reads: the backend's second connection when it has one (a plan's
     recall runs on a helper thread beside the passages' search on the first)."""
     return store.reader() if isinstance(store, _SecondReader) else store
-
-
-#: Helper threads of the recalls of a process (each computes part of a pass over the
-#: vector matrix; a part never waits on this pool).
-RECALL_HELPERS = 2
-
-_side_lock = threading.Lock()
-_side_pool: list[ThreadPoolExecutor] = []
-
-
-def _side() -> ThreadPoolExecutor:
-    """The recalls' helper threads, one pool per process, started on first use and kept
-    (a recall's helper task never waits on this pool)."""
-    with _side_lock:
-        if not _side_pool:
-            _side_pool.append(ThreadPoolExecutor(max_workers=RECALL_HELPERS, thread_name_prefix="cairn-recall"))
-        return _side_pool[0]
 
 
 def _nearest(ids: Sequence[str], scores: NDArray[np.float64], depth: int) -> list[tuple[str, float]]:
