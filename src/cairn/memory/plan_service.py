@@ -152,7 +152,8 @@ class PlanService:
         recalled = side.submit(recall) if memory is not None else None
         passages: list[Candidate] = []
         try:
-            if store is not None and store.list_collections():  # an index of memory alone: no passages
+            # An index of memory alone has no passages; named collections exist (setup checked).
+            if store is not None and (collections or store.list_collections()):
                 run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
                                                           graph=False, all_passages=True, depth=PLAN_DEPTH,
                                                           shared=shared)
