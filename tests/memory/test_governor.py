@@ -202,3 +202,13 @@ def test_budget_is_never_exceeded(pool: list[Candidate], budget: int, floor: flo
 def test_settings_are_echoed() -> None:
     custom = GovernorSettings(relevance_floor=0.5)
     assert plan("t", [], ME, 10, custom).settings == dataclasses.asdict(custom)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_candidates, st.integers(1, 5000), st.floats(0, 1))
+def test_a_plan_without_its_trace_is_the_same_plan(pool: list[Candidate], budget: int, floor: float) -> None:
+    traced = plan("task", pool, ME, budget, GovernorSettings(relevance_floor=floor))
+    untraced = plan("task", pool, ME, budget, GovernorSettings(relevance_floor=floor), explain=False)
+    assert untraced.trace == []
+    assert canonical(untraced.model_dump(mode="json")) == canonical(
+        traced.model_copy(update={"trace": []}).model_dump(mode="json"))

@@ -164,41 +164,48 @@ class _State:
 def plan(
     task: str, candidates: Sequence[Candidate], caller: Caller, budget: int,
     settings: GovernorSettings = GovernorSettings(),
-    *, token_counter: str | None = None,
+    *, token_counter: str | None = None, explain: bool = True,
 ) -> Plan:
     """The context plan for ``task``: scope -> provenance -> freshness -> conflict ->
     quality -> relevance -> budgeted packing (see the module docstring for the codes).
 
     Pure and deterministic: the same arguments give byte-identical canonical JSON, and
-    the order of ``candidates`` does not matter. Raises ValidationError for a budget
+    the order of ``candidates`` does not matter. ``explain=False`` leaves the trace out
+    (``trace`` empty; everything else the same). Raises ValidationError for a budget
     outside 1..100,000, duplicate keys, a relevance outside [0, 1] or a negative token count."""
     _check(candidates, budget)
     ordered = sorted(candidates, key=_by_key)
     pool = [_State(c, []) for c in ordered]
     trace: list[TraceStep] = []
+    # Without ``explain`` no trace step or entry is built (a plan's trace is some 300
+    # models, a large part of the governor's time when nobody reads it).
     excluded: list[tuple[_State, str]] = []
     cautions: list[Caution] = []
 
     def step(name: str, judge: Any, *, listed: bool = True) -> None:
         nonlocal pool
         entered = len(pool)
-        record = TraceStep(step=name, entered=entered)
+        record = TraceStep(step=name, entered=entered) if explain else None
         kept: list[_State] = []
         for state in pool:
             code, flags = judge(state)
             for flag in flags:
                 state.reasons.append(flag)
-                record.flagged.append(TraceEntry(key=state.cand.key, code=flag))
+                if record is not None:
+                    record.flagged.append(TraceEntry(key=state.cand.key, code=flag))
             if code is None:
                 kept.append(state)
                 continue
             state.reasons.append(code)
-            record.counts[code] = record.counts.get(code, 0) + 1
+            if record is not None:
+                record.counts[code] = record.counts.get(code, 0) + 1
             if listed:
-                record.excluded.append(TraceEntry(key=state.cand.key, code=code))
+                if record is not None:
+                    record.excluded.append(TraceEntry(key=state.cand.key, code=code))
                 excluded.append((state, code))
         pool = kept
-        trace.append(record)
+        if record is not None:
+            trace.append(record)
 
     step("scope", lambda s: (_scope(s.cand, caller), ()), listed=False)
     step("provenance", _provenance)
@@ -222,7 +229,7 @@ def plan(
                 cautions.append(Caution(code=code, key=state.cand.key, message=_CAUTIONS[code]))
 
     qualified = sorted(pool, key=lambda s: (-s.score, s.cand.key))
-    items, follow_ups, used, mode, reason = _pack(qualified, budget, settings, trace)
+    items, follow_ups, used, mode, reason = _pack(qualified, budget, settings, trace if explain else None)
     confidence: Confidence = "none"
     if mode != "abstain":
         confidence = "high" if qualified[0].score >= settings.confident_score else "low"
@@ -376,10 +383,11 @@ def _score(state: _State, settings: GovernorSettings) -> float:
 
 
 def _pack(
-    qualified: list[_State], budget: int, settings: GovernorSettings, trace: list[TraceStep],
+    qualified: list[_State], budget: int, settings: GovernorSettings, trace: list[TraceStep] | None,
 ) -> tuple[list[PlanItem], list[FollowUp], int, Literal["abstain", "card", "workset"], str]:
-    record = TraceStep(step="pack", entered=len(qualified))
-    trace.append(record)
+    record = TraceStep(step="pack", entered=len(qualified)) if trace is not None else None
+    if record is not None and trace is not None:
+        trace.append(record)
     if not qualified:
         return [], [], 0, "abstain", "abstain.nothing_qualifies"
     card = len(qualified) <= settings.card_max_items
@@ -402,12 +410,14 @@ def _pack(
             code = "pack.over_budget"
         state.reasons.append(code)
         if code in ("pack.item_cap", "pack.over_budget"):
-            record.excluded.append(TraceEntry(key=cand.key, code=code))
+            if record is not None:
+                record.excluded.append(TraceEntry(key=cand.key, code=code))
             deferred.append(_item(state, "defer", None, 0))
             follow_ups.append(FollowUp(key=cand.key, title=cand.title, tokens=cand.tokens,
                                        fetch=cand.fetch or cand.key))
             continue
-        record.flagged.append(TraceEntry(key=cand.key, code=code))
+        if record is not None:
+            record.flagged.append(TraceEntry(key=cand.key, code=code))
         if code == "pack.full" or (cand.compact == cand.text and cand.compact_tokens == cand.tokens):
             items.append(_item(state, "include", cand.text, cand.tokens))
             used += cand.tokens

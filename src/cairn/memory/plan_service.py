@@ -107,8 +107,7 @@ class PlanService:
         ``explanation_id`` and byte-identical canonical JSON."""
         task = _check(task, budget)
         caller, pool, counter = self.plan_candidates(task, project=project, collections=collections)
-        result = govern(task, pool, caller, budget, self.settings, token_counter=counter)
-        return result if explain else result.model_copy(update={"trace": []})
+        return govern(task, pool, caller, budget, self.settings, token_counter=counter, explain=explain)
 
     def plan_candidates(
         self, task: str, *, project: str | None = None, collections: Sequence[str] = (),
@@ -153,7 +152,8 @@ class PlanService:
         recalled = side.submit(recall) if memory is not None else None
         passages: list[Candidate] = []
         try:
-            if store is not None and store.list_collections():  # an index of memory alone: no passages
+            # An index of memory alone has no passages; named collections exist (setup checked).
+            if store is not None and (collections or store.list_collections()):
                 run = self._retrieval.pipeline(store).run(task, filters, PLAN_CANDIDATES, mode="default",
                                                           graph=False, all_passages=True, depth=PLAN_DEPTH,
                                                           shared=shared)
