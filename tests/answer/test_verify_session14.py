@@ -11,6 +11,8 @@ import pytest
 
 from cairn.answer.coordination import clause_readings, semicolon_parts
 from cairn.answer.item_order import item_orders
+from cairn.answer.tokens import account_tokens
+from cairn.answer.version_names import version_names
 from tests.answer.verdicts import verdict as _verdict
 
 # --- coordinated items in the evidence's order (answer/item_order.py) --------------------
@@ -67,6 +69,13 @@ def test_coordinated_items_in_another_order_are_supported(evidence: str, claim: 
         (
             "The minibus seats up to 14 pupils and 2 staff.",
             "The minibus seats 2 staff and up to 16 pupils.",
+        ),
+        # an agent that may belong to the verb, not to the item
+        ("The form was sent to Ana and Raj by Lee.", "The form was sent to Raj by Lee and Ana."),
+        # a pronoun and a condition read in another order
+        (
+            "Restart it if the alarm sounds and check the pump.",
+            "Check the pump and restart it if the alarm sounds.",
         ),
         # a negation moved onto another item
         (
@@ -143,3 +152,115 @@ def test_a_part_that_depends_on_the_one_before_is_no_clause_of_its_own() -> None
 def test_a_gapped_copula_clause_gets_its_verb_back() -> None:
     readings = clause_readings("Mia Lund is the treasurer and Omar Said the secretary.")
     assert ("gap", ("Mia Lund is the treasurer", "Omar Said is the secretary")) in readings
+
+
+# --- a header's frequency adjective gives its amounts a rate (answer/evidence.py) --------
+
+_PLANS = (
+    "| plan | monthly fee | setup fee | annual cap |\n"
+    "|---|---|---|---|\n"
+    "| basic | £12 | £30 | £500 |\n"
+    "| premium | £25 | £30 | £900 |\n"
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The basic plan is £12 a month.",
+        "Premium is £25 per month, with a £30 setup fee.",
+        "The premium plan has an annual cap of £900.",
+    ],
+)
+def test_a_frequency_adjective_header_reads_as_a_rate(claim: str) -> None:
+    assert _verdict(claim, _PLANS) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The basic plan is £30 a month.",  # the setup fee as a monthly amount
+        "The basic plan is £12 a year.",  # another rate
+        "The premium plan is £12 a month.",  # another row
+        "Premium is £30 per month, with a £25 setup fee.",  # the two columns crossed
+    ],
+)
+def test_a_rate_from_another_column_or_row_is_not_supported(claim: str) -> None:
+    assert _verdict(claim, _PLANS) != "supported"
+
+
+# --- a sentence's first "A" before an amount is the article (answer/tokens.py) -----------
+
+_PASSES = "| pass | price | valid for |\n|---|---|---|\n| 10-visit pass | £60 | 3 months |\n"
+
+
+def test_the_article_before_an_amount_may_be_added() -> None:
+    assert _verdict("A 10-visit pass costs £60 and is valid for 3 months.", _PASSES) == "supported"
+    assert _verdict("A 10-visit pass costs £60 and is valid for 6 months.", _PASSES) != "supported"
+    assert _verdict("A 20-visit pass costs £60.", _PASSES) != "supported"
+
+
+def test_a_capital_a_before_a_verb_or_a_word_stays_a_label() -> None:
+    assert account_tokens("A 4 is the size.")[0].key == "id:a"
+    assert account_tokens("A third paper needs a fee.")[0].key == "id:a"
+    assert account_tokens("A 20 ml sample is taken.")[0].key == "a"
+    assert account_tokens("Rates rose. A 2 GB file copies fast.")[3].key == "a"
+    assert account_tokens("Rooms: A 12 desks, B 8 desks.")[2].key == "id:a"
+
+
+# --- a version named with "of" or as a compound (answer/version_names.py) ---------------
+
+_HEADER = "Club rules revision 3.2, adopted on 5 May 2027; revision 3.1 lapsed on 4 May 2027."
+
+
+def test_a_version_of_a_document_reads_as_the_compound() -> None:
+    claim = "Revision 3.2 of the club rules was adopted on 5 May 2027."
+    assert _verdict(claim, _HEADER) == "supported"
+    assert list(version_names(claim, _HEADER)) == [
+        "Club rules revision 3.2 was adopted on 5 May 2027."
+    ]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Revision 3.1 of the club rules was adopted on 5 May 2027.",  # the other revision
+        "Revision 3.2 of the club fees was adopted on 5 May 2027.",  # another document
+        "Version 3.2 of the club rules was adopted on 5 May 2027.",  # another version word
+    ],
+)
+def test_another_version_or_document_is_not_supported(claim: str) -> None:
+    assert _verdict(claim, _HEADER) != "supported"
+
+
+def test_a_version_of_a_date_is_no_document() -> None:
+    assert list(version_names("Version 4.1 of 9 May 2025 lapsed.", "9 May version 4.1 lapsed.")) == []
+
+
+# --- the Korean locative 에 after a time word is optional (answer/cjk_forms.py) ----------
+
+_KO = "도서관은 매주 화요일 휴관한다. 반납 후 10분 동안 자료를 소독해야 한다. 주말과 공휴일에는 대출할 수 없다."
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "도서관은 매주 화요일에 휴관합니다.",
+        "반납 후에는 10분 동안 자료를 소독해야 합니다.",
+        "공휴일과 주말에는 대출할 수 없다.",
+    ],
+)
+def test_a_time_word_with_or_without_its_locative_is_supported(claim: str) -> None:
+    assert _verdict(claim, _KO) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "도서관은 매주 수요일에 휴관합니다.",  # another weekday
+        "반납 전에는 10분 동안 자료를 소독해야 합니다.",  # before, not after
+        "평일에는 대출할 수 없다.",  # another kind of day
+    ],
+)
+def test_another_time_with_the_locative_is_not_supported(claim: str) -> None:
+    assert _verdict(claim, _KO) != "supported"

@@ -51,7 +51,7 @@ from cairn.answer.dimensions import size_by
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.identifiers import heading_may_name
 from cairn.answer.idioms import effective_from
-from cairn.answer.item_order import item_orders
+from cairn.answer.item_order import restated
 from cairn.answer.name_order import label_values, name_order, range_ends
 from cairn.answer.negation_scope import scope_crossed
 from cairn.answer.range_order import from_first
@@ -313,8 +313,8 @@ def account(
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
     problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
-    for alt in item_orders(claim_text, evidence_text) if problem and reorder else ():
-        # The items of one coordination in the evidence's order (module item_order).
+    for alt in restated(claim_text, evidence_text) if problem and reorder else ():
+        # Items of one coordination in the evidence's order; a version named as it is.
         if account(alt, evidence_text, table=table, heading=heading, reorder=False) is None:
             return None
     swapped = from_first(claim_text) if problem else None  # "to 7 hours from 5 hours"

@@ -385,9 +385,21 @@ _LABEL_RATE_RE = re.compile(r"[(,]\s*per\s+([^(),]{1,12}?)\s*\)\s*$", re.IGNOREC
 
 
 def _label_rate(label: str) -> str | None:
-    """The unit a row label or column header gives its amounts "per", when it is one."""
+    """The unit a row label or column header gives its amounts "per", when it is one:
+    "(per year)", or a header that opens with a frequency adjective ("monthly fee",
+    "annual rent": per month, per year; session 14)."""
     m = _LABEL_RATE_RE.search(label)
-    return m.group(1) if m is not None and _is_unit(m.group(1)) else None
+    if m is not None and _is_unit(m.group(1)):
+        return m.group(1)
+    first = label.split(" ", 1)[0].lower()
+    return _FREQUENCY_RATES.get(first) if " " in label.strip() else None
+
+
+#: A frequency adjective and the unit it gives an amount "per" (exact equivalences).
+_FREQUENCY_RATES = {
+    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week",
+    "monthly": "month", "yearly": "year", "annual": "year",
+}  # fmt: skip
 
 
 _HEADER_UNIT_RE = re.compile(r"^(.*?)\s*[(\[]\s*(?:in\s+)?([^()\[\]\s]{1,8})\s*[)\]]$")

@@ -15,8 +15,10 @@ evidence's list must consist of the claim's items and nothing else, so an item c
 another boundary ("£5 for adults" / "£3 for children") does not match a list that pairs
 the values otherwise. Not read as a list: the two ends of "between X and Y", a claim
 with "respectively" (its lists pair by position), a claim with another coordinator
-outside the list (two lists may pair by position: "A and B came first and second"), and
-an item that opens with a negation (its scope may be the whole list).
+outside the list (two lists may pair by position: "A and B came first and second"), an
+item that opens with a negation (its scope may be the whole list), an item with a
+pronoun, a condition or a sequence word (their reading depends on the order), and items
+that are not parallel (:func:`_parallel`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-__all__ = ["item_orders"]
+__all__ = ["item_orders", "restated"]
 
 _CONJ = frozenset(["and", "or"])
 _NEGATIONS = frozenset(["not", "no", "never", "nor", "neither", "without"])
@@ -62,9 +64,19 @@ def _items(words: Sequence[str], start: int, end: int) -> list[tuple[str, ...]] 
             cur = []
     if cur:
         items.append(tuple(cur))
-    if not items or any(not it or it[0] in _NEGATIONS for it in items):
+    if not items or any(not it or it[0] in _NEGATIONS or _BOUND & set(it) for it in items):
         return None
     return items
+
+
+#: Words whose reading depends on the order of the items: a pronoun takes its antecedent
+#: from before it ("Replace it ... and inspect the filter"), and a condition or cause may
+#: hold for the whole coordination ("... if the valve leaks").
+_BOUND = frozenset(
+    ["it", "its", "they", "them", "their", "this", "that", "these", "those", "he", "she",
+     "him", "her", "his", "if", "unless", "when", "whenever", "because", "since", "while",
+     "although", "once", "provided", "then", "first", "afterwards", "later", "respectively"]
+)  # fmt: skip
 
 
 def _match(
@@ -112,6 +124,41 @@ def _back(
     return None
 
 
+_PREPS = frozenset(
+    ["by", "from", "to", "for", "of", "in", "on", "at", "with", "into", "than", "via", "per",
+     "under", "over", "after", "before", "between", "within", "without", "during", "until",
+     "through", "across", "along", "around", "inside", "outside", "near", "beside", "below",
+     "above", "behind", "throughout", "towards", "toward", "upon", "onto", "off", "since"]
+)  # fmt: skip
+_VERB_LEADS = frozenset(
+    ["must", "may", "can", "cannot", "should", "shall", "will", "is", "are", "was", "were",
+     "has", "have", "had", "does", "do", "did", "need", "needs"]
+)  # fmt: skip
+_AMOUNT_LEADS = (("up", "to"), ("at", "least"), ("at", "most"), ("more", "than"),
+                 ("less", "than"), ("fewer", "than"), ("no", "more", "than"))  # fmt: skip
+
+
+def _inner_preps(item: tuple[str, ...]) -> frozenset[str]:
+    """The prepositions inside an item (after its first word and an amount's "up to")."""
+    for lead in _AMOUNT_LEADS:
+        if item[: len(lead)] == lead:
+            item = item[len(lead) - 1 :]
+            break
+    return frozenset(w for w in item[1:] if w in _PREPS)
+
+
+def _parallel(items: Sequence[tuple[str, ...]]) -> bool:
+    """The items read as the conjuncts of one coordination, whatever their boundaries:
+    each opens with a preposition, or one with a modal or auxiliary (verb phrases), or
+    the prepositions inside them are the same in each. "Bob by Alice" and "Carol" are
+    not parallel: "by Alice" may be the verb's agent, outside the coordination ("sent to
+    Bob by Alice and Carol" is not "sent to Carol and Bob by Alice")."""
+    if all(it[0] in _PREPS for it in items) or any(it[0] in _VERB_LEADS for it in items):
+        return True
+    inner = [_inner_preps(it) for it in items]
+    return not any(inner) or bool(frozenset.intersection(*inner))
+
+
 def item_orders(claim: str, evidence: str) -> Iterator[str]:
     """The claim with the items of one coordination in the evidence's order (see the
     module docstring); nothing when no coordination of the claim is reordered there."""
@@ -142,7 +189,7 @@ def item_orders(claim: str, evidence: str) -> Iterator[str]:
             if tail is None or len(tail) != 1:
                 continue
             items = [*head, *tail]
-            if len(set(items)) != len(items):
+            if len(set(items)) != len(items) or not _parallel(items):
                 continue
             for j in ev_conj:
                 got = _match(ew, ekeys, j, items)
@@ -155,3 +202,13 @@ def item_orders(claim: str, evidence: str) -> Iterator[str]:
                 if out not in seen:
                     seen.add(out)
                     yield out
+
+
+def restated(claim: str, evidence: str) -> Iterator[str]:
+    """The claim's restatements that the evidence guides: its coordinated items in the
+    evidence's order, then a version named as the evidence names it
+    (:mod:`cairn.answer.version_names`)."""
+    from cairn.answer.version_names import version_names
+
+    yield from item_orders(claim, evidence)
+    yield from version_names(claim, evidence)
