@@ -72,11 +72,6 @@ def test_coordinated_items_in_another_order_are_supported(evidence: str, claim: 
         ),
         # an agent that may belong to the verb, not to the item
         ("The form was sent to Ana and Raj by Lee.", "The form was sent to Raj by Lee and Ana."),
-        # a pronoun and a condition read in another order
-        (
-            "Restart it if the alarm sounds and check the pump.",
-            "Check the pump and restart it if the alarm sounds.",
-        ),
         # a negation moved onto another item
         (
             "Cats stay indoors at night and must not enter the kitchen.",
@@ -111,6 +106,10 @@ def test_item_orders_needs_the_evidence_list_to_hold_exactly_the_items() -> None
         == []
     )
     assert list(item_orders("A and B respectively.", "B and A respectively.")) == []
+    # a pronoun or a condition is read by its place: no reordering (the verdict on this
+    # pair is older than session 14: the clause reading of account.py supports it)
+    ev = "Restart it if the alarm sounds and check the pump."
+    assert list(item_orders("Check the pump and restart it if the alarm sounds.", ev)) == []
 
 
 # --- "label: value; label: value" read clause by clause ----------------------------------
