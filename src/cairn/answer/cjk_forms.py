@@ -48,6 +48,8 @@ Only exact equivalences, applied to claim and evidence alike:
   counted noun is the digit (두 학기 = 2개 학기 = 2 학기); a Korean list of three or more
   nouns is one set whatever its order (전기밥솥, 전기난로, 전기장판은 = 전기난로, 전기장판,
   전기밥솥은).
+* session 14: the Korean locative 에/에는 after a time word is optional (월요일에 휴관 =
+  월요일 휴관, 접종 후에는 = 접종 후).
 """
 
 from __future__ import annotations
