@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from cairn.answer import EvidenceSpan
 from cairn.answer.coordination import clause_readings, semicolon_parts
+from cairn.answer.evidence import _units
 from cairn.answer.item_order import item_orders
 from cairn.answer.tokens import account_tokens
 from cairn.answer.version_names import version_names
@@ -263,3 +265,27 @@ def test_a_time_word_with_or_without_its_locative_is_supported(claim: str) -> No
 )
 def test_another_time_with_the_locative_is_not_supported(claim: str) -> None:
     assert _verdict(claim, _KO) != "supported"
+
+
+# --- a title line without a full stop is a unit of its own (answer/evidence.py) ----------
+
+_TITLED = (
+    "Harbour Rowing Club, Pier Road\n"
+    "Club rules edition 4, adopted on 2 March 2027; edition 3 lapsed.\n"
+    "Boats must be signed out by\n"
+    "Coach Meyer before launching.\n"
+)
+
+
+def test_the_line_under_a_title_line_is_read_as_a_sentence() -> None:
+    assert _verdict("Edition 4 of the club rules was adopted on 2 March 2027.", _TITLED) == "supported"
+    assert _verdict("Edition 3 of the club rules was adopted on 2 March 2027.", _TITLED) != "supported"
+
+
+def test_a_wrapped_sentence_stays_one_sentence() -> None:
+    # "by" ends the line: the next line goes on with the same sentence
+    span = EvidenceSpan(evidence_id="E1", text=_TITLED, uri="n.md", start_line=1, end_line=4)
+    texts = [u.text for u in _units(span, 0)]
+    assert "Harbour Rowing Club, Pier Road" in texts
+    assert "Boats must be signed out by\nCoach Meyer before launching." in texts
+    assert _verdict("Boats must be signed out by Coach Meyer before launching.", _TITLED) == "supported"

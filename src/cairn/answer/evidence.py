@@ -253,6 +253,9 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
                 blocks.append(cur)
                 cur = None
             continue
+        if cur and _title_line(text[cur[0] : cur[1]].rsplit("\n", 1)[-1], stripped):
+            blocks.append(cur)  # session 14: a title line without a full stop ends there
+            cur = None
         cur = (cur[0], b) if cur else (a, b)
     if cur:
         blocks.append(cur)
@@ -299,6 +302,26 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
 
 
 _ASIDE_RE = re.compile(r"[(（]([^()（）]*)[)）]")
+
+
+def _title_line(prev: str, line: str) -> bool:
+    """``prev`` is a line of its own before ``line``: it ends with no punctuation and
+    ``line`` opens a sentence with a capital ("Fernlea Allotment Association, managing the
+    site" above "Rules revision 2.4, agreed ..."). Not a wrapped sentence whose next line
+    opens with a name: ``prev`` then ends with a lower-case function word."""
+    prev = prev.rstrip()
+    if not prev or prev[-1] in ".!?:;,。！？：；、-–—(" or not line[:1].isupper():
+        return False
+    last = prev.rsplit(None, 1)[-1]
+    return not (last.islower() and last.lower() in _WRAP_WORDS)
+
+
+#: Words after which a wrapped line goes on ("approved by / Dr Marsh").
+_WRAP_WORDS = frozenset(
+    ["a", "an", "the", "by", "of", "to", "for", "from", "with", "and", "or", "in", "on", "at",
+     "as", "is", "are", "was", "were", "be", "that", "which", "who", "not", "than", "into",
+     "via", "per", "if", "when", "under", "over", "after", "before", "between", "until"]
+)  # fmt: skip
 
 
 def _first_cell(row: str) -> str:
