@@ -45,12 +45,13 @@ import re
 from collections.abc import Sequence
 
 from cairn.answer.cjk_order import cjk_pairs
-from cairn.answer.coordination import clause_readings, subject_readings
+from cairn.answer.coordination import clause_readings, semicolon_parts, subject_readings
 from cairn.answer.crossing import crossed_parts, passive_of_active, verb_roles
 from cairn.answer.dimensions import size_by
 from cairn.answer.gaps import _NOT_DATED, episodic, gaps
 from cairn.answer.identifiers import heading_may_name
 from cairn.answer.idioms import effective_from
+from cairn.answer.item_order import restated
 from cairn.answer.name_order import label_values, name_order, range_ends
 from cairn.answer.negation_scope import scope_crossed
 from cairn.answer.range_order import from_first
@@ -301,6 +302,7 @@ def account(
     table: bool = False,
     heading: str = "",
     code_glue: bool = False,
+    reorder: bool = True,
 ) -> str | None:
     """As :func:`_account`; a claim of two clauses joined by "and" is also accounted
     clause by clause against the clauses of an evidence sentence read the same way, so
@@ -311,6 +313,10 @@ def account(
     from 08:00 to 14:00 on Saturdays") shares the first clause's words before its first
     preposition."""
     problem = _account(claim_text, evidence_text, table=table, heading=heading, code_glue=code_glue)
+    for alt in restated(claim_text, evidence_text) if problem and reorder else ():
+        # Items of one coordination in the evidence's order; a version named as it is.
+        if account(alt, evidence_text, table=table, heading=heading, reorder=False) is None:
+            return None
     swapped = from_first(claim_text) if problem else None  # "to 7 hours from 5 hours"
     if swapped and account(swapped, evidence_text, table=table, heading=heading) is None:
         return None
@@ -352,6 +358,8 @@ def account(
             for c in reading
         )
     )
+    if problem is not None:  # "Chair: A; secretary: B" has a clause per part
+        ev_clauses = list(dict.fromkeys([*ev_clauses, *semicolon_parts(evidence_text)]))
     if not ev_clauses:
         return problem
     for _kind, reading in readings:

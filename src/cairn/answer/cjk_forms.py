@@ -48,6 +48,8 @@ Only exact equivalences, applied to claim and evidence alike:
   counted noun is the digit (두 학기 = 2개 학기 = 2 학기); a Korean list of three or more
   nouns is one set whatever its order (전기밥솥, 전기난로, 전기장판은 = 전기난로, 전기장판,
   전기밥솥은).
+* session 14: the Korean locative 에/에는 after a time word is optional (월요일에 휴관 =
+  월요일 휴관, 접종 후에는 = 접종 후).
 """
 
 from __future__ import annotations
@@ -540,6 +542,15 @@ def _ko_list(m: re.Match[str]) -> str:
     return ", ".join(sorted(items)) + m.group(2)
 
 
+#: Session 14: the locative 에 (with a topic 는: 에는, 엔) after a time word is optional
+#: (월요일에 휴관 = 월요일 휴관, 접종 후에는 = 접종 후, 10:00에 = 10:00): a weekday, 주말,
+#: a kind of day (공휴일, 평일, 근무일), 후/전/뒤 of an event, 때, a clock time or an
+#: hour/minute count.
+_KO_TIME_AT_RE = re.compile(
+    r"(요일|주말|휴일|평일|근무일|영업일|[\s\d](?:후|전|뒤|때)|\d:\d\d|\d[시분])(?:에는|에|엔)(?=\s)"
+)
+
+
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = restated_forms(_VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text))  # session 11
@@ -579,7 +590,7 @@ def canonical_cjk(text: str) -> str:
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
         text = _KO_PER_PERIOD_RE.sub(r"\1 ", _KO_COUNT_RE.sub(r"\1번", text))
         text = continuative_clauses(_ko_clauses(_POLITE_RE.sub(_plain_ending, text)))
-        text = _PARTICLE_RE.sub(_particle, text)
+        text = _PARTICLE_RE.sub(_particle, _KO_TIME_AT_RE.sub(r"\1", text))
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가
     else:
         text = _HAN_DAYS_RE.sub(r"\1天", text)

@@ -14,7 +14,7 @@ import re
 
 from cairn.answer.tokens import _ARTICLES, _PREPOSITIONS
 
-__all__ = ["clause_readings", "subject_readings"]
+__all__ = ["clause_readings", "semicolon_parts", "subject_readings"]
 
 _AND_RE = re.compile(r",? and ")
 _CLAUSE_BREAK_RE = re.compile(r";|:(?!\d)")
@@ -113,7 +113,7 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
             continue
         # A second part without a verb of its own: "... and the landlord for major
         # repairs" ("the landlord pays for major repairs").
-        gapped = _gapped(first, second)
+        gapped = _gapped(first, second) or _copula_gapped(first, second)
         if gapped is not None:
             out.append(("gap", (first, gapped)))
         shared = _object_gapped(first, second)
@@ -193,6 +193,46 @@ def _repeats_verb(first: str, second: str) -> bool:
 
 def _is_amount(word: str) -> bool:
     return word[:1].isdigit() or (word[:1] in "€$£¥" and word[1:2].isdigit())
+
+
+def semicolon_parts(text: str) -> list[str]:
+    """The parts of a sentence that semicolons separate, when there are several: each is
+    a clause of its own ("Chair: A; secretary: B; treasurer: C"). A part that opens with
+    a word carrying the scope of another part ("otherwise", "but", "except") is left out."""
+    out: list[str] = []
+    for sent in re.split(r"(?<=[.!?])\s+", text):
+        parts = [p.strip(" .") for p in sent.split(";")]
+        if len(parts) < 2:
+            continue
+        out.extend(
+            p for p in parts if p and p.split()[0].lower() not in _SCOPE_OPENERS
+        )
+    return out
+
+
+#: Words that open a part which depends on the part before it.
+_SCOPE_OPENERS = frozenset(
+    ["otherwise", "but", "except", "unless", "however", "else", "then", "only", "if", "so"]
+)
+
+
+#: "A is the chair and B the secretary": the copula of the first clause, its subject
+#: before it and its complement (an article and a noun phrase) after it.
+_COPULA_RE = re.compile(r"^(?P<subj>\S.*?)\s(?P<cop>is|are|was|were)\s(?:the|a|an)\s\S")
+_GAP_NP_RE = re.compile(r"^(?P<subj>[A-Z][^,;]*?)\s(?P<comp>(?:the|a|an)\s[^,;]+)$")
+
+
+def _copula_gapped(first: str, second: str) -> str | None:
+    """The second part of "A is the X and B the Y" with the copula restored ("B is the
+    Y"), or None. The second part is a capitalised subject and an article's noun phrase,
+    with no verb of its own."""
+    cop = _COPULA_RE.match(first)
+    gap = _GAP_NP_RE.match(second)
+    if cop is None or gap is None:
+        return None
+    if any(w.lower() in _AUX_WORDS for w in second.split()):
+        return None
+    return f"{gap.group('subj')} {cop.group('cop')} {gap.group('comp')}"
 
 
 def _gapped(first: str, second: str) -> str | None:

@@ -253,6 +253,9 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
                 blocks.append(cur)
                 cur = None
             continue
+        if cur and _title_line(text[cur[0] : cur[1]].rsplit("\n", 1)[-1], stripped):
+            blocks.append(cur)  # session 14: a title line without a full stop ends there
+            cur = None
         cur = (cur[0], b) if cur else (a, b)
     if cur:
         blocks.append(cur)
@@ -299,6 +302,26 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
 
 
 _ASIDE_RE = re.compile(r"[(（]([^()（）]*)[)）]")
+
+
+def _title_line(prev: str, line: str) -> bool:
+    """``prev`` is a line of its own before ``line``: it ends with no punctuation and
+    ``line`` opens a sentence with a capital ("Fernlea Allotment Association, managing the
+    site" above "Rules revision 2.4, agreed ..."). Not a wrapped sentence whose next line
+    opens with a name: ``prev`` then ends with a lower-case function word."""
+    prev = prev.rstrip()
+    if not prev or prev[-1] in ".!?:;,。！？：；、-–—(" or not line[:1].isupper():
+        return False
+    last = prev.rsplit(None, 1)[-1]
+    return not (last.islower() and last.lower() in _WRAP_WORDS)
+
+
+#: Words after which a wrapped line goes on ("approved by / Dr Marsh").
+_WRAP_WORDS = frozenset(
+    ["a", "an", "the", "by", "of", "to", "for", "from", "with", "and", "or", "in", "on", "at",
+     "as", "is", "are", "was", "were", "be", "that", "which", "who", "not", "than", "into",
+     "via", "per", "if", "when", "under", "over", "after", "before", "between", "until"]
+)  # fmt: skip
 
 
 def _first_cell(row: str) -> str:
@@ -385,9 +408,21 @@ _LABEL_RATE_RE = re.compile(r"[(,]\s*per\s+([^(),]{1,12}?)\s*\)\s*$", re.IGNOREC
 
 
 def _label_rate(label: str) -> str | None:
-    """The unit a row label or column header gives its amounts "per", when it is one."""
+    """The unit a row label or column header gives its amounts "per", when it is one:
+    "(per year)", or a header that opens with a frequency adjective ("monthly fee",
+    "annual rent": per month, per year; session 14)."""
     m = _LABEL_RATE_RE.search(label)
-    return m.group(1) if m is not None and _is_unit(m.group(1)) else None
+    if m is not None and _is_unit(m.group(1)):
+        return m.group(1)
+    first = label.split(" ", 1)[0].lower()
+    return _FREQUENCY_RATES.get(first) if " " in label.strip() else None
+
+
+#: A frequency adjective and the unit it gives an amount "per" (exact equivalences).
+_FREQUENCY_RATES = {
+    "hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week",
+    "monthly": "month", "yearly": "year", "annual": "year",
+}  # fmt: skip
 
 
 _HEADER_UNIT_RE = re.compile(r"^(.*?)\s*[(\[]\s*(?:in\s+)?([^()\[\]\s]{1,8})\s*[)\]]$")

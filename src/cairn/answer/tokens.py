@@ -494,9 +494,24 @@ def _label_letters(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
         verb = after is not None and (after.key in _FINITE or after.key.startswith("be:"))
         if t.text == "A" and (
             after is None or after.kind != "w" or (verb and i and toks[i - 1].kind in ("w", "n"))
-        ):
+        ) and not _article_of_amount(toks, i):
             out[i] = AccountToken("id:a", t.text, "w", "id:a")
     return tuple(out)
+
+
+def _article_of_amount(toks: tuple[AccountToken, ...], i: int) -> bool:
+    """A sentence's (or clause's) first "A" before an amount in digits and a noun is the article ("A
+    20 ml sample", "A 12-month contract"; session 14), not a label. Not before a word
+    ("A third of ..." is a fraction)."""
+    return (
+        (i == 0 or (toks[i - 1].kind == "p" and toks[i - 1].key in ".!?"))
+        and len(toks) > i + 2
+        and toks[i + 1].kind == "n"
+        and (toks[i + 1].text[:1].isdigit() or toks[i + 1].key.startswith("q:"))
+        and toks[i + 2].kind == "w"
+        and toks[i + 2].key not in _FINITE
+        and not toks[i + 2].key.startswith("be:")
+    )
 
 
 def _every_unit(toks: tuple[AccountToken, ...]) -> tuple[AccountToken, ...]:
