@@ -42,6 +42,9 @@ _QUANTIFIER_WORDS = frozenset(
         "none",
     ]
 )
+#: The claim's quantifier stated by another form of it in the evidence (a table cell's
+#: "none" for "no ..."): then nothing concrete conflicts, whatever else the row quantifies.
+_NO_QUANTIFIER = {"no": "none", "none": "no"}
 _PERIOD_CHARS = frozenset("天日周週月年季时時")
 _CJK_QUOTED_RE = re.compile("“[^”\n]*”|「[^」\n]*」|『[^』\n]*』")
 _PERMISSIONS = frozenset({"may", "can"})
@@ -141,6 +144,8 @@ def conflict(
             return reason, f"claim {words[0].text!r}, evidence {' '.join(e.text for e in other)!r}"
     if len(words) == len(residue) and all(t.key in _QUANTIFIER_WORDS for t in words):
         other = [e for e in extra if e.kind == "w" and e.key in _QUANTIFIER_WORDS]
+        if any(_NO_QUANTIFIER.get(t.key) in {e.key for e in other} for t in words):
+            other = []  # "no evening guests" against a row's "none": the same quantifier
         if other:
             return "quantifier_mismatch", f"claim {words[0].text!r}, evidence {other[0].text!r}"
     if all(t.kind == "n" for t in residue):
