@@ -134,9 +134,13 @@ def build(pages: Mapping[str, str], kind: Kind, count: int = COUNT, seed: int = 
     return [KnownItem(p.removesuffix(".md"), rng.choice(usable[p]), p.removesuffix(".md")) for p in picked]
 
 
-def sample(pages: Mapping[str, str], name: str) -> list[KnownItem]:
+def sample(pages: Mapping[str, str], name: str,
+           _built: dict[str, list[KnownItem]] | None = None) -> list[KnownItem]:
     """The example sample ``name`` of :data:`SAMPLES`: drawn with its seed from the pages
-    that none of the samples it names took."""
-    seed, before = SAMPLES[name]
-    exclude = {item.page for other in before for item in sample(pages, other)}
-    return build(pages, "example", seed=seed, exclude=exclude)
+    that none of the samples it names took (each of those built once per call)."""
+    built = {} if _built is None else _built
+    if name not in built:
+        seed, before = SAMPLES[name]
+        exclude = {item.page for other in before for item in sample(pages, other, built)}
+        built[name] = build(pages, "example", seed=seed, exclude=exclude)
+    return built[name]
