@@ -183,10 +183,10 @@ class HybridPipeline:
                 f"{1 - coverage:.0%} of its letters); results rely on BM25 "
                 f"(vector weight x{coverage:.2g}). A multilingual embedder can be configured "
                 "as an OpenAI-compatible endpoint ([embed] backend = \"openai\")")
-        # Complete lexical matches: BM25's top passage holds every query word and the
-        # vector top does not (the query reads as a line of BM25's page); with
-        # ``complete_matches`` (off by default: measured, not shipped) its document goes
-        # first, or every complete match of BM25's top ``limit`` keeps its BM25 rank.
+        # Complete lexical matches: the vector top passage lacks a query word that BM25's
+        # results hold (the query reads as a line of a BM25 page); by ``complete_matches``
+        # (default ``any``) every complete match of BM25's top ``limit`` keeps its BM25
+        # rank, or (``first``) BM25's top document goes first.
         floors = self._complete_floors(run, query, limit, all_passages)
         decisive = strong or bool(floors)
         # The feedback round: both halves in default and thorough; --fast runs the halves
