@@ -60,6 +60,10 @@ VARIANTS: dict[str, tuple[QueryMode, dict[str, Any]]] = {
     # session 10b: every complete match among BM25's top 10 keeps at least its BM25 rank
     "complete-rank": ("default", {"complete_matches": "rank"}),
     "fast-complete-rank": ("fast", {"complete_matches": "rank"}),
+    # session 11: as complete-rank, firing whenever the vector top passage lacks a query word
+    # (BM25's top holding every word or not)
+    "complete-any": ("default", {"complete_matches": "any"}),
+    "fast-complete-any": ("fast", {"complete_matches": "any"}),
     # session 10b (issue 17 item 2): --fast with the pool vector half added to its text half
     # (the Rocchio vector ranks the candidate pool only; fused at default's feedback weights),
     # with complete matches kept at their BM25 rank (fast-rank-rp) or not (fast-int8-mid-rp)

@@ -17,7 +17,7 @@ answer. :data:`COUNT` queries are sampled with ``random.Random(SEED)``: summarie
 eligible pages sorted by path; examples by sampling pages (those with an eligible line,
 sorted by path) and then one eligible line of each sampled page with the same generator.
 
-Further samples (:data:`SAMPLES`, issue 17 item 1's tuning and second and third test samples) use another
+Further samples (:data:`SAMPLES`, issue 17's tuning sample and its further test samples) use another
 seed and leave out the pages of the samples before them, so no page is in two samples.
 """
 
@@ -40,7 +40,10 @@ SEED = 17
 SAMPLES: dict[str, tuple[int, tuple[str, ...]]] = {
     "example": (SEED, ()), "example-tune": (18, ("example",)), "example-test2": (19, ("example", "example-tune")),
     "example-test3": (20, ("example", "example-tune", "example-test2")),
-    "example-test4": (21, ("example", "example-tune", "example-test2", "example-test3"))}
+    "example-test4": (21, ("example", "example-tune", "example-test2", "example-test3")),
+    "example-test5": (22, ("example", "example-tune", "example-test2", "example-test3", "example-test4")),
+    "example-test6": (23, ("example", "example-tune", "example-test2", "example-test3", "example-test4",
+                           "example-test5"))}
 Kind = Literal["summary", "example"]
 
 _MARKER = re.compile(r"\[([^\[\]\s]+)\]")  # tldr's mnemonic markers: [c]reate, Lis[t]
@@ -131,9 +134,13 @@ def build(pages: Mapping[str, str], kind: Kind, count: int = COUNT, seed: int = 
     return [KnownItem(p.removesuffix(".md"), rng.choice(usable[p]), p.removesuffix(".md")) for p in picked]
 
 
-def sample(pages: Mapping[str, str], name: str) -> list[KnownItem]:
+def sample(pages: Mapping[str, str], name: str,
+           _built: dict[str, list[KnownItem]] | None = None) -> list[KnownItem]:
     """The example sample ``name`` of :data:`SAMPLES`: drawn with its seed from the pages
-    that none of the samples it names took."""
-    seed, before = SAMPLES[name]
-    exclude = {item.page for other in before for item in sample(pages, other)}
-    return build(pages, "example", seed=seed, exclude=exclude)
+    that none of the samples it names took (each of those built once per call)."""
+    built = {} if _built is None else _built
+    if name not in built:
+        seed, before = SAMPLES[name]
+        exclude = {item.page for other in before for item in sample(pages, other, built)}
+        built[name] = build(pages, "example", seed=seed, exclude=exclude)
+    return built[name]

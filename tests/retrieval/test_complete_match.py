@@ -1,7 +1,8 @@
 """Sessions 10 and 10b of issue 17 (item 1): complete lexical matches. When BM25's top
 passage holds every word of the query and the vector list's top passage does not, the query
 reads as a line of BM25's page (tldr's example lines): its document ranks first (``first``)
-or every complete match of BM25's top ``limit`` keeps at least its BM25 rank (``rank``).
+or every complete match of BM25's top ``limit`` keeps at least its BM25 rank (``rank``; ``any``,
+session 11: whenever the vector top lacks a query word).
 ``HybridSettings.complete_matches`` says which (bench/RESULTS.md)."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from cairn.retrieval.hybrid import (
+    COMPLETE_ANY_REASON,
     COMPLETE_RANK_REASON,
     COMPLETE_REASON,
     DEFAULT_SETTINGS,
@@ -102,7 +104,7 @@ def test_every_floor_is_met() -> None:
 
 
 def test_the_fusion_version_names_the_rule() -> None:
-    assert DEFAULT_SETTINGS.complete_matches == "rank" and ",complete-rank)" in FUSION_VERSION
+    assert DEFAULT_SETTINGS.complete_matches == "any" and ",complete-any)" in FUSION_VERSION
     assert "complete-" not in HybridSettings(complete_matches="off").fusion_version
     assert ",complete-first)" in HybridSettings(complete_matches="first").fusion_version
     assert ",complete-rank)" in HybridSettings(complete_matches="rank").fusion_version
@@ -205,3 +207,28 @@ def test_the_pipeline_keeps_complete_matches_at_their_bm25_rank(ws: Any, tmp_pat
     assert on.weights.reasons[-1] == COMPLETE_RANK_REASON
     rest = [d for d in fused if d not in (docs["fire.md"], docs["campfire.md"])]
     assert rest == [f.hit.docid for f in off.fused if f.hit.docid not in (docs["fire.md"], docs["campfire.md"])]
+
+
+def test_any_keeps_complete_matches_below_an_incomplete_bm25_top(ws: Any, tmp_path: Path) -> None:
+    from cairn.retrieval.pipeline import HybridPipeline
+
+    pages = {**PAGES, "ascii.md": "# ascii\n\nASCII fire, ASCII fire, ASCII fire.\n",
+             "clock.md": "# clock\n\nDisplay a clock.\n"}
+    # the vectors: flames, calendar, clock, ascii, fire
+    rows = {"flames.md": (1.0, 0.0, 0.0), "calendar.md": (0.8, 0.6, 0.0), "clock.md": (0.6, 0.8, 0.0),
+            "ascii.md": (0.0, 0.6, 0.8), "fire.md": (0.0, 0.0, 1.0)}
+    ports, filters, docs = pages_with_vectors(ws, tmp_path, pages, rows)
+
+    def run(rule: str) -> Any:
+        return HybridPipeline(ports, HybridSettings(complete_matches=rule)).run(  # type: ignore[arg-type]
+            "Display the ASCII fire", filters, 10, mode="default", graph=False, all_passages=False)
+
+    rank, any_ = run("rank"), run("any")
+    bm25 = list(dict.fromkeys(hit.docid for hit in rank.rankings["bm25"]))
+    assert bm25[:2] == [docs["ascii.md"], docs["fire.md"]]  # BM25's top lacks "display"
+    assert "complete-rank" not in rank.stages_run  # rank needs BM25's top to hold every word
+    assert [f.hit.docid for f in rank.fused].index(docs["fire.md"]) > 1
+    assert [f.hit.docid for f in any_.fused].index(docs["fire.md"]) <= 1
+    assert "complete-any" in any_.stages_run and any_.weights is not None
+    assert any_.weights.reasons[-1] == COMPLETE_ANY_REASON
+    assert ",complete-any)" in HybridSettings(complete_matches="any").fusion_version

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from cairn.errors import ModelUnavailable, ValidationError
 from cairn.retrieval.hybrid import (
+    COMPLETE_ANY_REASON,
     COMPLETE_RANK_REASON,
     COMPLETE_REASON,
     DEFAULT_SETTINGS,
@@ -182,10 +183,10 @@ class HybridPipeline:
                 f"{1 - coverage:.0%} of its letters); results rely on BM25 "
                 f"(vector weight x{coverage:.2g}). A multilingual embedder can be configured "
                 "as an OpenAI-compatible endpoint ([embed] backend = \"openai\")")
-        # Complete lexical matches: BM25's top passage holds every query word and the
-        # vector top does not (the query reads as a line of BM25's page); with
-        # ``complete_matches`` (off by default: measured, not shipped) its document goes
-        # first, or every complete match of BM25's top ``limit`` keeps its BM25 rank.
+        # Complete lexical matches: the vector top passage lacks a query word that BM25's
+        # results hold (the query reads as a line of a BM25 page); by ``complete_matches``
+        # (default ``any``) every complete match of BM25's top ``limit`` keeps its BM25
+        # rank, or (``first``) BM25's top document goes first.
         floors = self._complete_floors(run, query, limit, all_passages)
         decisive = strong or bool(floors)
         # The feedback round: both halves in default and thorough; --fast runs the halves
@@ -207,10 +208,11 @@ class HybridPipeline:
             self._sequence_stage(run, filters)
         if floors:
             run.fused = keep_ranks(run.fused, floors, per_document=not all_passages)
-            rank_rule = tuning.complete_matches == "rank"
-            run.stages_run.append("complete-rank" if rank_rule else "complete-first")
-            run.weights = adapted._replace(
-                reasons=(*adapted.reasons, COMPLETE_RANK_REASON if rank_rule else COMPLETE_REASON))
+            stage, reason = {"first": ("complete-first", COMPLETE_REASON),
+                             "any": ("complete-any", COMPLETE_ANY_REASON)}.get(
+                tuning.complete_matches, ("complete-rank", COMPLETE_RANK_REASON))
+            run.stages_run.append(stage)
+            run.weights = adapted._replace(reasons=(*adapted.reasons, reason))
         if self.ports.reranker is not None and mode != "fast" and not decisive and run.fused:
             self._rerank(run, query, self.ports.reranker)
         # Candidates carry only passage id, docid and score; the units that can be returned
@@ -267,23 +269,29 @@ class HybridPipeline:
         passage holds every query word and the vector list's top passage, another
         document's, does not (:func:`hybrid.complete_match`); then BM25's top unit
         (``first``) or every unit of BM25's top ``limit`` whose best passage holds every
-        query word (``rank``). One read of the two top passages' texts, and one of the
-        others' when the rule fires."""
+        query word (``rank``). ``any``: the same units as ``rank`` whenever the vector top
+        passage lacks a query word, whether BM25's top holds every one or not. One read of
+        the two top passages' texts, and one of the others' when the rule fires."""
         rule = self.settings.complete_matches
         bm25, vector = run.rankings.get("bm25"), run.rankings.get("vector")
-        if rule == "off" or not run.vectors or not bm25 or not vector or bm25[0].docid == vector[0].docid:
+        if rule == "off" or not run.vectors or not bm25 or not vector:
+            return {}
+        if rule != "any" and bm25[0].docid == vector[0].docid:
             return {}
         best: dict[Any, int] = {}  # unit -> its best passage, in BM25's order
         for hit in bm25:
             best.setdefault(hit.passage_id if all_passages else hit.docid, hit.passage_id)
-            if len(best) == (limit if rule == "rank" else 1):
+            if len(best) == (1 if rule == "first" else limit):
                 break
         first, other = bm25[0].passage_id, vector[0].passage_id
         texts = self.ports.passages.passage_texts([first, other])
-        if not complete_match(query, texts.get(first, ""), texts.get(other, "")):
+        stems = query_stems(query)
+        if rule == "any":
+            if holds_every_word(stems, texts.get(other, "")):
+                return {}
+        elif not complete_match(query, texts.get(first, ""), texts.get(other, "")):
             return {}
         texts.update(self.ports.passages.passage_texts([p for p in best.values() if p not in texts]))
-        stems = query_stems(query)
         return {unit: rank for rank, (unit, passage) in enumerate(best.items(), 1)
                 if holds_every_word(stems, texts.get(passage, ""))}
 
