@@ -7,7 +7,6 @@ import inspect
 import json
 import os
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +57,8 @@ def test_operation_table_matches_the_workspace() -> None:
         assert set(op.input.model_fields) <= set(params), op.name
 
 
-def _wire_session(home: Path, *args: str) -> tuple[float, list[dict[str, Any]], str]:
-    """Raw JSON-RPC over a real `cairn mcp` stdio process: (initialize seconds after the
-    server said ready, tools/list result, instructions)."""
+def _wire_session(home: Path, *args: str) -> tuple[list[dict[str, Any]], str]:
+    """Raw JSON-RPC over a real `cairn mcp` stdio process: (tools/list result, instructions)."""
     proc = subprocess.Popen([str(CAIRN_BIN), "--home", str(home), "mcp", *args], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
@@ -73,13 +71,11 @@ def _wire_session(home: Path, *args: str) -> tuple[float, list[dict[str, Any]], 
             proc.stdin.flush()
             return json.loads(proc.stdout.readline()) if "id" in message else None
 
-        started = time.perf_counter()
         init = rpc({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}})
-        elapsed = time.perf_counter() - started
         rpc({"jsonrpc": "2.0", "method": "notifications/initialized"})
         listed = rpc({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-        return elapsed, listed["result"]["tools"], init["result"]["instructions"]
+        return listed["result"]["tools"], init["result"]["instructions"]
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
@@ -87,8 +83,7 @@ def _wire_session(home: Path, *args: str) -> tuple[float, list[dict[str, Any]], 
 
 def test_tools_list_wire_snapshot(home: Path) -> None:
     """`tools/list` as bytes on the wire; regenerate with CAIRN_UPDATE_SNAPSHOTS=1."""
-    elapsed, tools, _ = _wire_session(home, "--enable-write")
-    assert elapsed < 1.0, f"initialize took {elapsed:.2f}s"
+    tools, _ = _wire_session(home, "--enable-write")
     text = json.dumps(tools, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if os.environ.get("CAIRN_UPDATE_SNAPSHOTS") or not SNAPSHOT.exists():
         SNAPSHOT.write_text(text, encoding="utf-8")
@@ -96,7 +91,7 @@ def test_tools_list_wire_snapshot(home: Path) -> None:
 
 
 def test_annotations_schemas_and_read_only_default(home: Path) -> None:
-    _, tools, instructions = _wire_session(home)
+    tools, instructions = _wire_session(home)
     names = {t["name"] for t in tools}
     assert names >= READ_TOOLS and not names & WRITE_TOOLS
     for tool in tools:
@@ -152,24 +147,21 @@ def test_write_tools_only_with_enable_write(home: Path, tmp_path: Path) -> None:
     assert found.structured_content["results"][0]["uri"] == "cairn://notes/inbox/zebra.md"
 
 
-def test_http_initialize_is_fast(home: Path) -> None:
+def test_http_initialize_answers(home: Path) -> None:
     with serve(home) as url:
         headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
         body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
         httpx.post(f"{url}/health")  # warm the connection path
-        started = time.perf_counter()
         response = httpx.post(f"{url}/mcp", json=body, headers=headers, timeout=30)
-        elapsed = time.perf_counter() - started
         assert response.status_code == 200, response.text
         assert response.json()["result"]["serverInfo"]["name"] == "cairn"
-        assert elapsed < 1.0, f"initialize over HTTP took {elapsed:.2f}s"
 
 
-def test_initialize_from_launch_is_fast_and_equals_the_sdk_reply(home: Path) -> None:
+def test_initialize_from_launch_equals_the_sdk_reply(home: Path) -> None:
     """`initialize` is answered before the SDK has loaded; the SDK's own reply (dropped)
-    must be identical, which serve_stdio reports on stderr when it is not."""
-    started = time.perf_counter()
+    must be identical, which serve_stdio reports on stderr when it is not. (How fast:
+    bench/mcp_start_bench.py; timings are not asserted in tests.)"""
     proc = subprocess.Popen([str(CAIRN_BIN), "--home", str(home), "mcp"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
@@ -177,7 +169,6 @@ def test_initialize_from_launch_is_fast_and_equals_the_sdk_reply(home: Path) -> 
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}) + "\n")
     proc.stdin.flush()
     init = json.loads(proc.stdout.readline())
-    elapsed = time.perf_counter() - started
     proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
     proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}) + "\n")
     proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
@@ -193,7 +184,6 @@ def test_initialize_from_launch_is_fast_and_equals_the_sdk_reply(home: Path) -> 
     assert listed["id"] == 2 and listed["result"]["tools"]
     assert called["id"] == 3 and not called["result"].get("isError")
     assert "differs" not in stderr, stderr
-    assert elapsed < 1.0, f"initialize took {elapsed:.2f}s from launch"
 
 
 def test_handshake_knows_the_sdk_versions_and_leaves_odd_requests_to_it() -> None:
