@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cairn.contracts.plan import FollowUp, Plan, PlanItem
 from cairn.errors import ValidationError
 from cairn.memory.governor import Candidate, GovernorSettings, canonical, plan
 from cairn.memory.scope import Caller
@@ -213,17 +212,3 @@ def test_a_plan_without_its_trace_is_the_same_plan(pool: list[Candidate], budget
     assert untraced.trace == []
     assert canonical(untraced.model_dump(mode="json")) == canonical(
         traced.model_copy(update={"trace": []}).model_dump(mode="json"))
-
-
-@settings(max_examples=200, deadline=None)
-@given(_candidates, st.integers(1, 5000), st.floats(0, 1))
-def test_items_built_without_validation_are_what_validation_builds(pool: list[Candidate], budget: int,
-                                                                  floor: float) -> None:
-    result = plan("task", pool, ME, budget, GovernorSettings(relevance_floor=floor), explain=False)
-    for item in result.items:
-        again = PlanItem.model_validate(item.model_dump())
-        assert again == item and canonical(again.model_dump(mode="json")) == canonical(item.model_dump(mode="json"))
-        assert isinstance(item.score, float) and isinstance(item.relevance, float)
-    for follow in result.follow_ups:
-        assert FollowUp.model_validate(follow.model_dump()) == follow
-    assert Plan.model_validate_json(result.model_dump_json()) == result

@@ -97,24 +97,3 @@ def test_migration_fills_the_terms_of_existing_records(tmp_path: Path) -> None:
     assert upgraded.memory_term_rows() == rows
     assert before["wal"][0] and before["file"][1]
     assert _same(upgraded, MemoryBM25()) > 10
-
-
-def test_a_query_extending_the_last_starts_from_its_sums(store: Store) -> None:
-    """A recall's feedback query (the task's phrases, then more) starts from the task
-    query's sums: the same floats as scoring it alone, and as the store's BM25."""
-    _write(store)
-    allowed = {r.id for r in store.memory_list(["p1"])}
-    version = store.memory_version()
-    for first, more in (("readers wait", "writer wal"), ("wal", "files snapshot"), ("nightly snapshot", "readers"),
-                        ("wal", "wal"), ("git-commit", "snap* résumé")):
-        parsed = parse_query(f"{first} {more}", strict=False)
-        alone = MemoryBM25().rank(store, version, parsed, allowed, 100)
-        scorer = MemoryBM25()
-        scorer.rank(store, version, parse_query(first, strict=False), allowed, 100)
-        assert scorer.rank(store, version, parsed, allowed, 100) == alone
-        assert scorer._last.sums is None  # it did start from the first query's sums
-        expected = [(rid, score) for rid, score in store.memory_search(parsed, ["p1"], 100) if rid in allowed]
-        assert alone == expected
-        # and the other way round: a query that is not an extension starts from zero
-        assert scorer.rank(store, version, parse_query(first, strict=False), allowed, 100) == \
-            MemoryBM25().rank(store, version, parse_query(first, strict=False), allowed, 100)

@@ -14,9 +14,7 @@ with FTS5's constants (k1 = 1.2, b = 0.75), its operation order and its summatio
 ``bm25()``'s and the order (score, then rowid) the same list; a phrase of several tokens
 or a prefix takes FTS5's own score of that phrase alone. Each phrase's shares are kept
 until memory changes: the feedback query of a recall re-uses its task's, and a
-long-lived process its earlier tasks' common words. A query whose phrases begin with all
-of the previous query's (on the same thread: a recall's feedback query, the task's
-phrases and then the expansion's) starts from that query's sums and adds the rest.
+long-lived process its earlier tasks' common words.
 
 Without numpy (the base install) :meth:`MemoryBM25.rank` answers None and recall asks
 FTS5 as before.
@@ -60,8 +58,6 @@ class MemoryBM25:
         self._shares: dict[str, tuple[Any, Any]] = {}
         self._cached = 0
         self._allowed: tuple[object, Any] | None = None
-        # This thread's last sums from zero: (index, phrases, scores, matched).
-        self._last = threading.local()
 
     def rank(self, store: MemoryTermIndex, version: object, query: ParsedQuery, allowed: Collection[str],
              depth: int, *, key: object = None) -> list[tuple[str, float]] | None:
@@ -78,22 +74,13 @@ class MemoryBM25:
             return None
         index = self._state(store, version)
         mask = self._mask(index, allowed, key)
-        # A recall's feedback query is its task's phrases and then the expansion's: its sums
-        # start from the task's (the same additions in the same order, the same doubles).
-        last = getattr(self._last, "sums", None)
-        start = 0
-        if last is not None and last[0] is index and 0 < len(last[1]) <= len(phrases) \
-                and phrases[:len(last[1])] == last[1]:
-            start, scores, matched = len(last[1]), last[2].copy(), last[3].copy()
-        else:
-            scores = np.zeros(len(index.ids), dtype=np.float64)
-            matched = np.zeros(len(index.ids), dtype=bool)
-        for phrase, token in phrases[start:]:
+        scores = np.zeros(len(index.ids), dtype=np.float64)
+        matched = np.zeros(len(index.ids), dtype=bool)
+        for phrase, token in phrases:
             docs, share = self._share(store, index, phrase, token)
             if docs.size:
                 scores[docs] += share  # a phrase's docs are distinct: one addition each
                 matched[docs] = True
-        self._last.sums = (index, phrases, scores, matched) if start == 0 else None
         found = np.flatnonzero(matched & mask)
         if found.size > depth > 0:
             kth = np.partition(-scores[found], depth - 1)[depth - 1]

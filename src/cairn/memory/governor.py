@@ -413,8 +413,8 @@ def _pack(
             if record is not None:
                 record.excluded.append(TraceEntry(key=cand.key, code=code))
             deferred.append(_item(state, "defer", None, 0))
-            follow_ups.append(FollowUp.model_construct(key=cand.key, title=cand.title, tokens=int(cand.tokens),
-                                                     fetch=cand.fetch or cand.key))
+            follow_ups.append(FollowUp(key=cand.key, title=cand.title, tokens=cand.tokens,
+                                       fetch=cand.fetch or cand.key))
             continue
         if record is not None:
             record.flagged.append(TraceEntry(key=cand.key, code=code))
@@ -433,14 +433,11 @@ def _pack(
 def _item(state: _State, disposition: Literal["include", "compact", "defer", "exclude"],
           text: str | None, tokens: int) -> PlanItem:
     cand = state.cand
-    # Built without validation (a plan's ~100 items were its largest pydantic cost): every
-    # field already has its contract type (:func:`_check` and :class:`Candidate`), and the
-    # floats are made floats as validation would (an int 1 would dump as 1, not 1.0).
-    return PlanItem.model_construct(
+    return PlanItem(
         key=cand.key, kind=cand.kind, title=cand.title, disposition=disposition, reasons=list(state.reasons),
-        text=text, tokens=int(tokens), full_tokens=int(cand.tokens), relevance=float(round(cand.relevance, 6)),
-        score=float(state.score), freshness=cand.freshness, quality=cand.quality, conflict=cand.conflict,
-        evidence=int(cand.evidence), provenance=list(cand.provenance), source=cand.source,
+        text=text, tokens=tokens, full_tokens=cand.tokens, relevance=round(cand.relevance, 6),
+        score=state.score, freshness=cand.freshness, quality=cand.quality, conflict=cand.conflict,
+        evidence=cand.evidence, provenance=list(cand.provenance), source=cand.source,
         observed_at=cand.observed_at,
     )
 
