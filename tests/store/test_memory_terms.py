@@ -8,6 +8,8 @@ import dataclasses
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from cairn.memory.bm25 import MemoryBM25
 from cairn.store.protocol import Store
 from cairn.text.query import parse_query
@@ -97,3 +99,24 @@ def test_migration_fills_the_terms_of_existing_records(tmp_path: Path) -> None:
     assert upgraded.memory_term_rows() == rows
     assert before["wal"][0] and before["file"][1]
     assert _same(upgraded, MemoryBM25()) > 10
+
+
+def test_postings_text_is_exact_either_way(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Postings come as decimal text: integer text for whole column weights, else each
+    frequency's round-trip repr; the same numbers, and the same doc order, both ways."""
+    import numpy as np
+
+    from cairn.store.sqlite import memory_terms
+
+    _write(store)
+    assert memory_terms.WHOLE_WEIGHTS
+    tokens = ("wal", "file", "writer", "postgr", "snapshot", "absent")
+    whole = {t: store.memory_postings(t) for t in tokens}
+    monkeypatch.setattr(memory_terms, "WHOLE_WEIGHTS", False)
+    general = {t: store.memory_postings(t) for t in tokens}
+    assert whole["absent"] == general["absent"] == ("", "")
+    for t in tokens[:-1]:
+        assert whole[t][0] == general[t][0] and whole[t][0]
+        assert np.array_equal(np.fromstring(whole[t][1], dtype=np.float64, sep=","),
+                              np.fromstring(general[t][1], dtype=np.float64, sep=","))
+    assert _same(store, MemoryBM25()) > 10  # the scorer over the general form: FTS5's scores still

@@ -128,10 +128,12 @@ class MemoryBM25:
             docs, scores = store.memory_phrase_scores(phrase)
             result = (np.asarray(docs, dtype=np.int64), np.asarray(scores, dtype=np.float64))
         else:
-            docs, freqs = store.memory_postings(token)
-            d = np.asarray(docs, dtype=np.int64)
-            f = np.asarray(freqs, dtype=np.float64)
-            idf = math.log((index.rows - len(docs) + 0.5) / (len(docs) + 0.5))
+            held, weighted = store.memory_postings(token)  # decimal text, parsed in C (exact)
+            d = np.fromstring(held, dtype=np.int64, sep=",") if held else np.zeros(0, dtype=np.int64)
+            f = np.fromstring(weighted, dtype=np.float64, sep=",") if weighted else np.zeros(0, dtype=np.float64)
+            if d.shape != f.shape:
+                raise ValueError(f"memory postings of {token!r}: {d.size} docs, {f.size} frequencies")
+            idf = math.log((index.rows - d.size + 0.5) / (d.size + 0.5))
             if idf <= 0.0:
                 idf = 1e-6
             # fts5Bm25Function's expression, in its order (the same doubles).

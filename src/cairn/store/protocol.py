@@ -622,8 +622,10 @@ class MemoryTermIndex(Protocol):
         with :meth:`memory_phrase_scores`); None when the query is not a plain OR."""
         ...
 
-    def memory_postings(self, token: str) -> tuple[list[int], list[float]]:
-        """The docs holding ``token`` and its column-weighted frequency in each."""
+    def memory_postings(self, token: str) -> tuple[str, str]:
+        """The docs holding ``token`` and its column-weighted frequency in each, as two
+        comma-separated lists of decimals in the same order, each number exact ("" when
+        none): read as text in one row, not as one Python tuple a posting."""
         ...
 
     def memory_phrase_scores(self, phrase: str) -> tuple[list[int], list[float]]:

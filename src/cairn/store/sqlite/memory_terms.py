@@ -38,6 +38,8 @@ MEMORY_TOKENIZER = "porter unicode61 remove_diacritics 2"
 MEMORY_COLUMNS = ("title", "narrative", "facts", "concepts")
 #: BM25 column weights for (title, narrative, facts, concepts) (migration 11 applies them too).
 MEMORY_BM25_WEIGHTS = (4.0, 1.0, 2.0, 2.0)
+#: Whether every column weight is a whole number (then so is every weighted frequency).
+WHOLE_WEIGHTS = all(float(w).is_integer() for w in MEMORY_BM25_WEIGHTS)
 
 
 class _Scratch:
@@ -138,10 +140,20 @@ class MemoryTermsMixin(Connected):
             out.append((phrase, None if phrase.endswith("*") else _SCRATCH.single_token(phrase[1:-1])))
         return out
 
-    def memory_postings(self, token: str) -> tuple[list[int], list[float]]:
-        """The docs holding ``token`` and its column-weighted frequency in each, by doc."""
+    def memory_postings(self, token: str) -> tuple[str, str]:
+        """The docs holding ``token`` and its column-weighted frequency in each, as two
+        comma-separated lists of decimals in the same order ("" when none). With whole
+        column weights every frequency is a whole number (whole occurrences times whole
+        weights), read as integer text by SQLite in one row: half the CPU of a Python
+        tuple a posting (a common word has 10,000 of 50,000 records). Otherwise each
+        frequency's shortest round-trip repr."""
+        if WHOLE_WEIGHTS:
+            docs, freqs = self.conn.execute(
+                "SELECT group_concat(doc), group_concat(CAST(freq AS INTEGER)) FROM memory_terms WHERE term = ?",
+                (token,)).fetchone()
+            return docs or "", freqs or ""
         rows = self.conn.execute("SELECT doc, freq FROM memory_terms WHERE term = ?", (token,)).fetchall()
-        return [int(r[0]) for r in rows], [float(r[1]) for r in rows]
+        return ",".join(str(int(r[0])) for r in rows), ",".join(repr(float(r[1])) for r in rows)
 
     def memory_phrase_scores(self, phrase: str) -> tuple[list[int], list[float]]:
         """The docs matching one FTS5 phrase and its BM25 share in each (FTS5's own score
