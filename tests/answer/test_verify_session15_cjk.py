@@ -1,0 +1,84 @@
+"""CJK evidence units end at a full-width sentence-final mark (issue 12, session 15).
+
+Consecutive lines of a Chinese, Japanese or Korean note form one block, and the
+sentence splitter cut only at ".", "!" and "?" followed by a space; the block was then one
+evidence unit, so a claim that reorders the coordinated items of one of its sentences
+was read against the whole paragraph, and a "分别"/"それぞれ" (respectively) in another
+sentence of it forbade the reorder. Now each "。", "！" or "？" (with a closing quote or
+bracket after it) ends a unit. The notes below are written for these tests; every claim
+that keeps the meaning sits next to a neighbour that changes it and must not be supported."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.answer.contract import EvidenceSpan
+from cairn.answer.evidence import _units
+from tests.answer.verdicts import verdict as _verdict
+
+_ZH = (
+    "# 停车场管理办法\n\n"
+    "本办法由物业经理王军制定。\n"
+    "保安每天巡查两次，分别在上午8点和晚上8点。\n"
+    "会议室内禁止吸烟和使用明火。\n"
+    "停车费可以通过微信或支付宝缴纳，不收现金。\n"
+    "停车场每天晚上十点关闭。\n"
+)
+_JA = (
+    "# 見学案内\n\n"
+    "見学は平日のみ受け付けます。\n"
+    "受付は1階と2階にあり、それぞれ9時と10時に開きます。\n"
+    "入館時には社員証と入館許可証を提示しなければならない。\n"
+    "館内での撮影は禁止されています。\n"
+)
+
+
+def _unit_texts(text: str) -> list[str]:
+    span = EvidenceSpan(evidence_id="E1", text=text, uri="cairn://t/a.md", start_line=1,
+                        end_line=text.count("\n") + 1)
+    return [u.text for u in _units(span, 0) if not u.table]
+
+
+def test_cjk_lines_of_one_block_are_units_of_their_own() -> None:
+    texts = _unit_texts(_ZH)
+    assert "会议室内禁止吸烟和使用明火。" in texts
+    assert "停车场每天晚上十点关闭。" in texts
+
+
+def test_a_closing_quote_stays_with_its_sentence() -> None:
+    texts = _unit_texts("# 通知\n\n他说：“明天停电。”随后离开。\n")
+    assert "他说：“明天停电。”" in texts
+
+
+def test_english_sentences_are_cut_as_before() -> None:
+    texts = _unit_texts("# Notes\n\nThe gate shuts at 22:00. Visitors sign in.\n")
+    assert texts[-2:] == ["The gate shuts at 22:00.", "Visitors sign in."]
+
+
+@pytest.mark.parametrize(
+    ("claim", "text"),
+    [
+        ("会议室内禁止使用明火和吸烟。", _ZH),
+        ("停车费可以通过支付宝或微信缴纳，不收现金。", _ZH),
+        ("入館時には入館許可証と社員証を提示しなければならない。", _JA),
+    ],
+)
+def test_reordered_items_of_one_sentence_in_a_block_are_supported(claim: str, text: str) -> None:
+    assert _verdict(claim, text) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "text"),
+    [
+        ("会议室内允许使用明火和吸烟。", _ZH),  # modality: 禁止 -> 允许
+        ("会议室内禁止使用明火和喝酒。", _ZH),  # another object
+        ("停车费可以通过支付宝或银行卡缴纳，不收现金。", _ZH),  # another item
+        ("停车费可以通过支付宝或微信缴纳，也收现金。", _ZH),  # negation dropped
+        ("入館時には入館許可証と社員証を提示しなくてもよい。", _JA),  # modality
+        ("入館時には入館許可証と保険証を提示しなければならない。", _JA),  # another item
+        ("見学は週末のみ受け付けます。", _JA),  # another day
+        ("保安每天巡查两次，分别在晚上8点和上午8点。", _ZH),  # respectively: pairs swapped
+    ],
+)
+def test_meaning_changed_neighbours_are_not_supported(claim: str, text: str) -> None:
+    assert _verdict(claim, text) != "supported"
