@@ -82,3 +82,48 @@ def test_reordered_items_of_one_sentence_in_a_block_are_supported(claim: str, te
 )
 def test_meaning_changed_neighbours_are_not_supported(claim: str, text: str) -> None:
     assert _verdict(claim, text) != "supported"
+
+
+# Chinese 把 = 将 (disposal marker) and 都 after a distributive subject.
+_RULES = (
+    "# 仓库管理规定\n\n"
+    "严禁将易燃物品带入仓库或办公室。\n"
+    "每位访客须在前台登记并佩戴访客证。\n"
+    "各部门应在每月5日前提交盘点表。\n"
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "严禁把易燃物品带入仓库或办公室。",
+        "每位访客都须在前台登记并佩戴访客证。",
+        "各部门都应在每月5日前提交盘点表。",
+    ],
+)
+def test_ba_and_distributive_dou_are_supported(claim: str) -> None:
+    assert _verdict(claim, _RULES) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "允许把易燃物品带入仓库或办公室。",  # prohibition -> permission
+        "严禁把食品带入仓库或办公室。",  # another object
+        "每位访客都不须在前台登记并佩戴访客证。",  # negation added
+        "所有员工都须在前台登记并佩戴访客证。",  # another subject
+        "各部门都应在每月10日前提交盘点表。",  # another day
+        "各部门都可在每月5日前提交盘点表。",  # should -> may
+    ],
+)
+def test_ba_and_dou_neighbours_are_not_supported(claim: str) -> None:
+    assert _verdict(claim, _RULES) != "supported"
+
+
+def test_dou_in_a_word_or_after_lian_is_kept() -> None:
+    from cairn.answer.cjk_restated import restated_forms
+
+    assert restated_forms("连经理都不知道") == "连经理都不知道"
+    assert restated_forms("每年在首都举办") == "每年在首都举办"
+    assert restated_forms("他把握机会") == "他把握机会"
+    assert restated_forms("一把钥匙") == "一把钥匙"
