@@ -127,3 +127,20 @@ def test_dou_in_a_word_or_after_lian_is_kept() -> None:
     assert restated_forms("每年在首都举办") == "每年在首都举办"
     assert restated_forms("他把握机会") == "他把握机会"
     assert restated_forms("一把钥匙") == "一把钥匙"
+
+
+def test_a_cjk_sentence_copied_verbatim_is_not_contradicted_by_its_neighbour() -> None:
+    text = (
+        "# 退票规定\n\n"
+        "开车前48小时以上退票的，不收退票费。\n"
+        "开车前不足48小时退票的，按票价的20%收取退票费。\n"
+    )
+    assert _verdict("开车前不足48小时退票的，按票价的20%收取退票费。", text) == "supported"
+    assert _verdict("开车前不足48小时退票的，按票价的30%收取退票费。", text) == "contradicted"
+
+
+def test_a_short_cjk_copy_is_no_verbatim_shield() -> None:
+    from cairn.answer.verbatim import copies
+
+    assert not copies("不收费。", "开车前48小时以上退票的，不收费。")
+    assert copies("开车前不足48小时退票的。", "开车前不足48小时退票的，按票价的20%收取退票费。")
