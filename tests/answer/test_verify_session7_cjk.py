@@ -172,5 +172,6 @@ def test_spelling_variants_of_one_word(claim: str, evidence: str, supported: boo
 
 def test_variants_leave_other_words_alone() -> None:
     # Chinese 出来 (come out) is not Japanese 出来る (can)
-    assert canonical_cjk("把文件拿出来。") == "把文件拿出来。"
+    # (session 15: the disposal marker 把 is read as the written 将)
+    assert canonical_cjk("把文件拿出来。") == "将文件拿出来。"
     assert canonical_cjk("使用出来ます。") == "使用できる。"

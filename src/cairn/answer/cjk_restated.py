@@ -27,6 +27,9 @@ notice) and checked on the CJK mutation harness, each an exact equivalence:
 * two Japanese polite clauses joined by the contrastive "が、" ("収集しますが、…収集しません")
   are two statements, so they may come in either order (each keeps its own predicate and
   polarity);
+* session 15 (Chinese): the disposal marker 把 is the written 将 (严禁把车辆推入 =
+  严禁将车辆推入), and 都 after a distributive subject of its clause restates it (每辆车都须
+  = 每辆车须, 每次都不得 = 每次不得); see :data:`_ZH_BA_RE`, :data:`_ZH_DISTRIBUTIVE_RE`;
 * (evidence side only) a Japanese sentence-final request states the notice's rule: the
   evidence "出してください" accounts a claim "出します", "開けないでください" a claim
   "開けません" (開けない). Never the other way round: a claim's request is not read from a
@@ -99,6 +102,17 @@ _ZH_LIGHT_VERB_RE = re.compile(r"进行(?=[\u4e00-\u9fff]{2})(?![了中着过一
 _JA_SHITE_RE = re.compile(r"(?<=[\u4e00-\u9fff])して(?:、|(?=[\u4e00-\u9fff\u30a1-\u30fa\d]|d\d|その|すぐ))")
 _JA_TTE_RE = re.compile(r"(?<=[\u4e00-\u9fff])って、")
 
+#: Session 15: the disposal marker 把 before its object is the written 将 (把车辆推入 =
+#: 将车辆推入); not in a word (把握, 把关, 把手, 把守, 把持, 把戏, 把柄, 把脉) nor as a
+#: measure word or noun (一把, 火把, 门把).
+_ZH_BA_RE = re.compile(
+    r"(?<![一两二三四几每这那个火刀门车拖])把(?![握关手守持戏柄脉])(?=[\u4e00-\u9fff\d])"
+)
+#: Session 15: 都 ("all, each") restating a distributive subject that precedes it in
+#: its clause (每辆车都须 = 每辆车须, 各部门都应 = 各部门应); not in a word (首都, 成都,
+#: 京都, 都市, 都会), nor after 连 ("even").
+_ZH_DISTRIBUTIVE_RE = re.compile(r"(?:每|各|所有|凡|全体|全部)[^，,。；;：:！？、连]{0,12}?(?<![首成京古帝国])都(?![市会城])(?=[\u4e00-\u9fff])")
+
 #: Two polite Japanese clauses joined by the contrastive "が、".
 _JA_BUT_RE = re.compile(r"(します|しません|ます|ません|です)が、")
 
@@ -128,6 +142,10 @@ def restated_forms(text: str) -> str:
             text = _ZH_LIGHT_VERB_RE.sub("", text)
         if "是" in text:
             text = _ZH_FRAME_RE.sub(r"\1\2", text)
+        if "把" in text:
+            text = _ZH_BA_RE.sub("将", text)
+        if "都" in text:
+            text = _ZH_DISTRIBUTIVE_RE.sub(lambda m: m.group()[:-1], text)
     return text
 
 

@@ -262,7 +262,8 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
 
     ranges: list[tuple[int, int]] = []
     for a, b in blocks:
-        ranges.extend(sentence_ranges(text, a, b))
+        for sa, sb in sentence_ranges(text, a, b):
+            ranges.extend(_cjk_sentences(text, sa, sb))
     merged: list[tuple[int, int]] = []
     for a, b in ranges:
         if (
@@ -302,6 +303,29 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
 
 
 _ASIDE_RE = re.compile(r"[(（]([^()（）]*)[)）]")
+
+#: A Chinese/Japanese/Korean sentence ends at a full-width full stop, exclamation or
+#: question mark (with any closing quote or bracket after it); no space follows it.
+_CJK_END_RE = re.compile(r"[。！？]+[」』）】〕\"'”’]*")
+
+
+def _cjk_sentences(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``text[a:b]`` cut after each CJK sentence-final mark (session 15): consecutive
+    lines of a Chinese, Japanese or Korean note are one block, and were one unit."""
+    out: list[tuple[int, int]] = []
+    cur = a
+    for m in _CJK_END_RE.finditer(text, a, b):
+        if text[cur : m.end()].strip():
+            out.append((cur, m.end()))
+        cur = m.end()
+    if text[cur:b].strip():
+        out.append((cur, b))
+    trimmed = []
+    for x, y in out:
+        while x < y and text[x].isspace():
+            x += 1
+        trimmed.append((x, y))
+    return trimmed
 
 
 def _title_line(prev: str, line: str) -> bool:
