@@ -623,9 +623,8 @@ class MemoryTermIndex(Protocol):
         ...
 
     def memory_postings(self, token: str) -> tuple[str, str]:
-        """The docs holding ``token`` and its column-weighted frequency in each, as two
-        comma-separated lists of decimals in the same order, each number exact ("" when
-        none): read as text in one row, not as one Python tuple a posting."""
+        """The docs holding ``token`` and its column-weighted frequency in each: two exact
+        comma-separated decimal lists in one row ("" when none), not a tuple a posting."""
         ...
 
     def memory_phrase_scores(self, phrase: str) -> tuple[list[int], list[float]]:
@@ -635,9 +634,8 @@ class MemoryTermIndex(Protocol):
 
 @runtime_checkable
 class Store(
-    StoreLifecycle, WriterLock, CollectionStore, DocumentStore, LexicalIndex, VectorIndex,
-    LinkStore, RunJournal,
-    MemoryStore,  # agent memory (issue 14)
+    StoreLifecycle, WriterLock, CollectionStore, DocumentStore, LexicalIndex, VectorIndex, LinkStore,
+    RunJournal, MemoryStore,  # MemoryStore: agent memory (issue 14)
     JobQueue, RuntimeBeat, EventLog,  # the resident runtime (issue 16)
     DeltaJournal, SavedCapsuleStore,  # knowledge delta (issue 16)
     CodeStore,  # the code graph (issue 15)
