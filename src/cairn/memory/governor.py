@@ -385,8 +385,9 @@ def _score(state: _State, settings: GovernorSettings) -> float:
 def _pack(
     qualified: list[_State], budget: int, settings: GovernorSettings, trace: list[TraceStep] | None,
 ) -> tuple[list[PlanItem], list[FollowUp], int, Literal["abstain", "card", "workset"], str]:
-    record = TraceStep(step="pack", entered=len(qualified)) if trace is not None else None
-    if record is not None and trace is not None:
+    record = None
+    if trace is not None:
+        record = TraceStep(step="pack", entered=len(qualified))
         trace.append(record)
     if not qualified:
         return [], [], 0, "abstain", "abstain.nothing_qualifies"

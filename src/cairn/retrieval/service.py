@@ -318,7 +318,7 @@ class RetrievalService:
         def vectors(filters: SearchFilter) -> VectorSide:
             embedder = self.ready_embedder(store)
             matrix = self._models.vectors.load(store, embedder.fingerprint)
-            return VectorSide(embedder, matrix, allowed_ids(store, vector_filter(store, filters)))
+            return VectorSide(embedder, matrix, allowed_ids(store, filters))
 
         def lexical(text: str, filters: SearchFilter, depth: int) -> list[PassageHit]:
             # Natural language: quotes boost, dashes are words (nothing filters).
@@ -332,19 +332,6 @@ class RetrievalService:
             passages=store, lexical=lexical, vectors=vectors, graph_expand=self._graph_expand, rescore=rescore,
             background=self._models.background(), reranker=self._models.reranker(),
         ))
-
-
-def vector_filter(store: Store, filters: SearchFilter) -> SearchFilter:
-    """The filter the vector stage applies: none when ``filters`` name every collection of
-    the index and nothing else (every passage then passes: passages of inactive documents
-    are deleted with them), so the vector search needs no list of the passages it may
-    return (reading it was a plan's largest wait: ≈ 8,000 ids; bench/RESULTS.md, "plan
-    speed, tenth round"); else ``filters``. The same results either way."""
-    if not filters.collections or filters != SearchFilter(collections=filters.collections):
-        return filters
-    if set(filters.collections) >= {record.name for record in store.list_collections()}:
-        return SearchFilter()
-    return filters
 
 
 def run_weights(run: HybridRun) -> dict[str, float] | None:
