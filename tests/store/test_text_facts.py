@@ -56,7 +56,7 @@ def test_facts_rows_read_back_as_computed(texts: list[str]) -> None:
     rows = facts_rows(texts, counter)
     stored = {h: TextFacts(name, tokens, stems) for h, name, tokens, stems in rows}
     assert len(rows) == len(set(texts))
-    known = known_facts(stored, counter.name, texts)
+    known = known_facts(lambda hashes: stored, counter.name, texts)
     assert all(k is not None for k in known)
     assert counts_of(counter, texts, known) == counter.count(texts)
     assert stems_of(texts, known) == [text_stems(t) for t in texts]
@@ -66,10 +66,12 @@ def test_facts_of_another_counter_or_unknown_texts_are_computed() -> None:
     counter = budget_token_counter()
     texts = ["Deploys are frozen on Fridays.", "unknown text here"]
     stale = {text_hash(texts[0]): TextFacts("another-counter", 999, "bogus")}
-    known = known_facts(stale, counter.name, texts)
+    known = known_facts(lambda hashes: stale, counter.name, texts)
     assert known == [None, None]
     assert counts_of(counter, texts, known) == counter.count(texts)
-    mixed = known_facts({text_hash(texts[0]): TextFacts(counter.name, 999, "x y")}, counter.name, texts)
+    mine = {text_hash(texts[0]): TextFacts(counter.name, 999, "x y")}
+    mixed = known_facts(lambda hashes: mine, counter.name, texts)
+    assert known_facts(None, counter.name, texts) == [None, None]
     assert counts_of(counter, texts, mixed) == [999, counter.count([texts[1]])[0]]
     assert stems_of(texts, mixed) == [frozenset({"x", "y"}), text_stems(texts[1])]
     assert TextFacts(counter.name, 0, "").stem_set() == frozenset()

@@ -110,12 +110,6 @@ def covered(terms: frozenset[str], stems: frozenset[str]) -> float:
     return len(stems & terms) / len(terms)
 
 
-def _hashes(texts: Sequence[str]) -> list[str]:
-    from cairn.memory.texts import text_hash
-
-    return list(dict.fromkeys(map(text_hash, texts)))
-
-
 def _counted(counter: TokenCounter, texts: Sequence[str]) -> list[int]:
     return counter.count(list(texts)) if texts else []
 
@@ -148,7 +142,7 @@ def memory_candidates(
     texts = [(title, text) for title, text, _ in triples]
     compacts = [short for _, _, short in triples]
     every = [t for _, t in texts] + compacts
-    known = known_facts(facts(_hashes(every)) if facts is not None and every else {}, counter.name, every)
+    known = known_facts(facts, counter.name, every)
     counts = counts_of(counter, every, known)
     stems = stems_of([t for _, t in texts], known[:len(texts)])
     matches = [_match(covered(terms, s), r.cosine) for r, s in zip(live, stems, strict=True)]
@@ -221,9 +215,7 @@ def passage_candidates(
     # A body short enough to be its own compact form is counted once.
     cut = [i for i, (body, short) in enumerate(pairs) if short != body]
     every = bodies + [compacts[i] for i in cut]
-    reader = store if isinstance(store, TextFactsIndex) else None
-    known = known_facts(reader.text_facts(_hashes(every)) if reader is not None and every else {}, counter.name,
-                        every)
+    known = known_facts(store.text_facts if isinstance(store, TextFactsIndex) else None, counter.name, every)
     counted = counts_of(counter, every, known)
     full_counts = counted[:len(bodies)]
     short_counts = dict(zip(cut, counted[len(bodies):], strict=True))

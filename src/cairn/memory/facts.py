@@ -13,7 +13,7 @@ whatever is not stored: plans are the same either way, only cheaper with the tab
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -104,11 +104,17 @@ def facts_rows(texts: Iterable[str], counter: TokenCounter) -> list[tuple[str, s
     return rows
 
 
-def known_facts(facts: FactsByHash, counter: str, texts: Sequence[str]) -> list[TextFacts | None]:
-    """The stored facts of each text whose count is by ``counter`` (None: compute it)."""
+def known_facts(read: Callable[[Sequence[str]], FactsByHash] | None, counter: str,
+                texts: Sequence[str]) -> list[TextFacts | None]:
+    """The stored facts of each text whose count is by ``counter`` (None: compute it);
+    ``read`` gives the stored facts of text hashes (None: nothing is stored)."""
+    if read is None or not texts:
+        return [None] * len(texts)
+    hashes = [text_hash(t) for t in texts]
+    facts = read(list(dict.fromkeys(hashes)))
     out: list[TextFacts | None] = []
-    for text in texts:
-        found = facts.get(text_hash(text))
+    for digest in hashes:
+        found = facts.get(digest)
         out.append(found if found is not None and found.counter == counter else None)
     return out
 
