@@ -14,12 +14,12 @@ import pytest
 
 from cairn.errors import ValidationError
 from cairn.memory.candidates import (
-    compact_text,
     coverage,
     git_candidates,
     project_identity,
     task_terms,
 )
+from cairn.memory.facts import compact_text
 from cairn.memory.governor import canonical
 from cairn.memory.recall import Recalled
 from cairn.memory.records import Claim, EvidenceRef, Observation, Qualified

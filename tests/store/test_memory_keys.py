@@ -62,7 +62,7 @@ def test_migration_fills_the_keys_of_existing_records(tmp_path: Path) -> None:
                            " DELETE FROM migrations WHERE version = 12;")
     conn.close()
     upgraded = SQLiteStore(tmp_path / "index.sqlite")
-    assert upgraded.schema_version == 12
+    assert upgraded.schema_version >= 12
     assert upgraded.memory_keys(["p1"]) == [_key(r) for r in records if r.id != "obs_2"]
 
 

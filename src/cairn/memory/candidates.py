@@ -27,24 +27,32 @@ of any source look relevant, and the governor could never abstain):
 
 An observation's text opens with its title as a heading line; its type goes in the item's
 title (``[decision] ...``), not in the text's tokens. The compact form of a text is its
-first ``COMPACT_WORDS`` words (the title first for memory records), with an ellipsis when
+first ``COMPACT_WORDS`` words (:mod:`cairn.memory.facts`) (the title first for memory records), with an ellipsis when
 cut.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from cairn.gitcli import git_text
+from cairn.memory.facts import (
+    FactsByHash,
+    TextFactsIndex,
+    counts_of,
+    known_facts,
+    passage_forms,
+    record_forms,
+    stems_of,
+    text_stems,
+)
 from cairn.memory.governor import Candidate
 from cairn.memory.recall import Recalled
 from cairn.memory.records import Claim, EvidenceRef, Observation, Qualified
 from cairn.memory.scope import Caller
-from cairn.memory.texts import record_text
 from cairn.text.stem import light_stem
 from cairn.text.stopwords import QUERY_STOPWORDS
 from cairn.text.tokens import words
@@ -55,8 +63,6 @@ if TYPE_CHECKING:
     from cairn.retrieval.vector import SharedQueryVector
     from cairn.store.protocol import Store
 
-#: Words kept in a compact form.
-COMPACT_WORDS = 24
 #: Seconds a git call may take before its facts are left out.
 GIT_TIMEOUT = 2.0
 #: Recent commits read for git facts.
@@ -65,8 +71,6 @@ GIT_COMMITS = 5
 COSINE_WEIGHT = 0.5
 #: Fused rank at which a passage's relevance is half the run's best match, plus one.
 RANK_SCALE = 10.0
-#: Texts whose word stems :func:`coverage` keeps (≈ 5 KB each).
-TEXT_STEMS_CACHED = 4096
 
 
 class MemorySource(Protocol):
@@ -94,30 +98,16 @@ def task_terms(task: str) -> frozenset[str]:
     return frozenset(light_stem(w) for w in words(task) if w not in QUERY_STOPWORDS)
 
 
-@functools.lru_cache(maxsize=65_536)
-def _stem(word: str) -> str:
-    return light_stem(word)
-
-
-@functools.lru_cache(maxsize=TEXT_STEMS_CACHED)
-def _text_stems(text: str) -> frozenset[str]:
-    """The light stems of ``text``'s words (kept for the texts seen last: a passage or a
-    record comes up again for another task)."""
-    return frozenset(map(_stem, set(words(text))))
-
-
 def coverage(terms: frozenset[str], text: str) -> float:
     """Share of ``terms`` found among the light-stemmed words of ``text`` (0 without terms)."""
+    return covered(terms, text_stems(text)) if terms else 0.0
+
+
+def covered(terms: frozenset[str], stems: frozenset[str]) -> float:
+    """Share of ``terms`` among a text's ``stems`` (:func:`~cairn.memory.facts.text_stems`)."""
     if not terms:
         return 0.0
-    return len(_text_stems(text) & terms) / len(terms)
-
-
-def compact_text(text: str, title: str | None = None, limit: int = COMPACT_WORDS) -> str:
-    """The first ``limit`` words (after the title, when given), cut with an ellipsis."""
-    pieces = text.split()
-    short = text.strip() if len(pieces) <= limit else " ".join(pieces[:limit]) + " …"
-    return f"{title}: {short}" if title else short
+    return len(stems & terms) / len(terms)
 
 
 def _counted(counter: TokenCounter, texts: Sequence[str]) -> list[int]:
@@ -137,21 +127,25 @@ def _evidence_names(refs: Sequence[EvidenceRef]) -> tuple[str, ...]:
 
 def memory_candidates(
     records: Sequence[Qualified | Recalled], task: str, counter: TokenCounter, *,
-    relevance: dict[str, float] | None = None,
+    relevance: dict[str, float] | None = None, facts: Callable[[Sequence[str]], FactsByHash] | None = None,
 ) -> list[Candidate]:
     """Candidates from memory records (archived ones are skipped). Records recalled for
     the task (:class:`~cairn.memory.recall.Recalled`, best first) are scored as passages
     are: the best match among them (coverage, and the cosine when vectors ran) discounted
     by rank. ``relevance`` overrides the score by record id (``resume`` ranks by
-    standing, not by a task)."""
+    standing, not by a task). ``facts``: the stored token counts and stems of texts by
+    hash (:mod:`cairn.memory.facts`), read instead of computed where the counter matches."""
     terms = task_terms(task)
     recalled = [r if isinstance(r, Recalled) else Recalled(r) for r in records]
     live = [r for r in recalled if r.qualified.record.status == "active"]
-    texts = [record_text(r.qualified.record) for r in live]
-    compacts = [compact_text(text.split("\n", 1)[1] if "\n" in text else "", title)
-                for title, text in texts]
-    counts = _counted(counter, [t for _, t in texts] + compacts)
-    matches = [_match(coverage(terms, text), r.cosine) for r, (_, text) in zip(live, texts, strict=True)]
+    triples = [record_forms(r.qualified.record) for r in live]
+    texts = [(title, text) for title, text, _ in triples]
+    compacts = [short for _, _, short in triples]
+    every = [t for _, t in texts] + compacts
+    known = known_facts(facts, counter.name, every)
+    counts = counts_of(counter, every, known)
+    stems = stems_of([t for _, t in texts], known[:len(texts)])
+    matches = [_match(covered(terms, s), r.cosine) for r, s in zip(live, stems, strict=True)]
     ranked = all(isinstance(r, Recalled) for r in records)
     scores = ranked_relevance(matches) if ranked else matches
     out = []
@@ -215,18 +209,24 @@ def passage_candidates(
     texts = store.passage_texts(ids)
     hashes = store.passage_hashes(ids) if ids else {}
     usable = [f for f in head if f.hit.passage_id in texts and f.hit.passage_id in hashes]
-    bodies = [texts[f.hit.passage_id].strip() for f in usable]
-    compacts = [compact_text(body) for body in bodies]
+    pairs = [passage_forms(texts[f.hit.passage_id]) for f in usable]
+    bodies = [body for body, _ in pairs]
+    compacts = [short for _, short in pairs]
     # A body short enough to be its own compact form is counted once.
-    cut = [i for i, (body, short) in enumerate(zip(bodies, compacts, strict=True)) if short != body]
-    full_counts = _counted(counter, bodies)
-    short_counts = dict(zip(cut, _counted(counter, [compacts[i] for i in cut]), strict=True))
+    cut = [i for i, (body, short) in enumerate(pairs) if short != body]
+    every = bodies + [compacts[i] for i in cut]
+    known = known_facts(store.text_facts if isinstance(store, TextFactsIndex) else None, counter.name, every)
+    counted = counts_of(counter, every, known)
+    full_counts = counted[:len(bodies)]
+    short_counts = dict(zip(cut, counted[len(bodies):], strict=True))
     counts = full_counts + [short_counts.get(i, n) for i, n in enumerate(full_counts)]
     terms = task_terms(task)
     matches = []
-    for f, body in zip(usable, bodies, strict=True):
+    body_stems = stems_of(bodies, known[:len(bodies)])
+    for f, stems in zip(usable, body_stems, strict=True):
         vector = f.stages.get("vector")
-        cover = coverage(terms, f"{f.hit.title}\n{body}")
+        # The stems of "title\nbody" are the title's and the body's: words never span a line break.
+        cover = covered(terms, text_stems(f"{f.hit.title}") | stems)
         matches.append(_match(cover, (vector.score if vector is not None else 0.0) if run.vectors else None))
     scores = ranked_relevance(matches)
     out = []

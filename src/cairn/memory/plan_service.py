@@ -142,7 +142,8 @@ class PlanService:
             assert memory is not None
             records = memory.recall(task, project=caller.project, user=caller.user, limit=PLAN_CANDIDATES,
                                     shared=shared)
-            return records, memory_candidates(records, task, counter)
+            # The records' token counts and stems as stored with them, where the source keeps them.
+            return records, memory_candidates(records, task, counter, facts=getattr(memory, "text_facts", None))
 
         try:  # opens the index here, before the helper starts: it is never opened twice at once
             store, filters, _ = self._retrieval.setup(PLAN_CANDIDATES, collections, (), (), None, None)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from cairn.memory.scope import Caller
 
 if TYPE_CHECKING:
+    from cairn.memory.facts import TextFacts
     from cairn.memory.recall import HybridRecall, Recalled
     from cairn.memory.records import Qualified
     from cairn.memory.service import MemoryService
@@ -28,6 +29,10 @@ class StoredMemory:
         """The active records ``user`` may see in ``project`` that best match ``task``: BM25
         and vectors fused, with session context (:mod:`cairn.memory.recall`)."""
         return self._recall.recall(task, Caller(project, user), limit, shared=shared)
+
+    def text_facts(self, hashes: Sequence[str]) -> dict[str, TextFacts]:
+        """The stored token counts and stems of texts by hash (:mod:`cairn.memory.facts`)."""
+        return self._recall.text_facts(hashes)
 
     def recent(self, *, project: str, user: str | None, limit: int) -> Sequence[Qualified]:
         """The most recently updated active records, pinned ones first."""

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from cairn.blas import matvec
 from cairn.errors import ModelUnavailable
 from cairn.memory.bm25 import MemoryBM25
+from cairn.memory.facts import TextFacts, TextFactsIndex
 from cairn.memory.records import Observation, Qualified, RecordKey
 from cairn.memory.scope import Caller, visible
 from cairn.memory.texts import embed_text, text_hash
@@ -323,6 +324,12 @@ class HybridRecall:
         qualified = self._memory.qualified(seen.records(store, ids), caller, store=store)
         return [Recalled(q, float(near[seen.row_of[q.record.id]]) if near is not None and q.record.id in seen.row_of
                          else None) for q in qualified]
+
+    def text_facts(self, hashes: Sequence[str]) -> dict[str, TextFacts]:
+        """The stored token counts and stems of texts by hash (:mod:`cairn.memory.facts`),
+        read where recall reads; none when the backend keeps none."""
+        store = _reads(self._open_store(True))
+        return store.text_facts(hashes) if isinstance(store, TextFactsIndex) else {}
 
     def _bm25(self, store: Any, text: str, caller: Caller, seen: _Visible, depth: int) -> list[tuple[str, float]]:
         """(id, BM25 score) of the best ``depth`` records ``caller`` may see."""

@@ -26,6 +26,7 @@ from cairn.store.sqlite.base import (
     placeholders,
     utcnow,
 )
+from cairn.store.sqlite.text_facts import passage_fact_texts, write_text_facts
 
 
 class DocumentsMixin(Connected):
@@ -157,6 +158,7 @@ class DocumentsMixin(Connected):
                 passages,
             )
             conn.executemany("INSERT INTO passages_fts(rowid, title, headings, body) VALUES (?,?,?,?)", fts)
+            write_text_facts(conn, [t for row in fts for t in passage_fact_texts(row[3])])
             conn.executemany("INSERT INTO passages_cjk(rowid, body) VALUES (?, ?)", cjk)
             conn.executemany(
                 "INSERT INTO changes(run_id, kind, docid, collection, old_path, new_path, old_source_hash,"

@@ -23,6 +23,7 @@ from cairn.store.sqlite.base import Connected, chunks, placeholders, utcnow
 from cairn.store.sqlite.events import append_event
 from cairn.store.sqlite.fts import compile_fts5
 from cairn.store.sqlite.memory_terms import MEMORY_BM25_WEIGHTS, index_terms
+from cairn.store.sqlite.text_facts import record_fact_texts, write_text_facts
 
 if TYPE_CHECKING:
     from cairn.text.query import ParsedQuery
@@ -95,6 +96,7 @@ class MemoryMixin(Connected):
             (rowid, *columns),
         )
         index_terms(self.conn, rowid, columns, MEMORY_BM25_WEIGHTS, replacing=row is not None)
+        write_text_facts(self.conn, record_fact_texts(record))
         self.conn.executemany(
             "INSERT INTO memory_evidence(record_id, seq, kind, target, hash, start_line, end_line, relation)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

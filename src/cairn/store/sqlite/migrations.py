@@ -6,14 +6,26 @@ migration: append a new one.
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
+
+
+def _fill_text_facts(conn: sqlite3.Connection) -> None:
+    from cairn.store.sqlite.text_facts import fill_text_facts
+
+    fill_text_facts(conn)
 
 
 @dataclass(frozen=True, slots=True)
 class Migration:
+    """One schema step: its SQL, then ``fill`` (Python, in the same transaction) when a
+    step computes what SQL cannot."""
+
     version: int
     name: str
     sql: str
+    fill: Callable[[sqlite3.Connection], None] | None = None
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -522,6 +534,24 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX memory_records_keys ON memory_records(status, project, visibility, owner, kind,
             observed_at, embed_hash, id);
         """,
+    ),
+    # Plan speed (issue 14, twelfth round): what a plan reads of each text, stored with it.
+    Migration(
+        13,
+        "token counts and word stems of memory records' and passages' texts, by text hash",
+        """
+        -- hash: sha256 of the exact text (a record's full text or compact form, a passage's
+        -- stripped text or compact form); counter: the budget token counter's name;
+        -- stems: the light stems of the text's words, sorted, space-separated
+        -- (cairn.memory.facts). Existing texts are filled by the migration's Python step.
+        CREATE TABLE text_facts (
+            hash TEXT PRIMARY KEY,
+            counter TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            stems TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """,
+        _fill_text_facts,
     ),
 )
 

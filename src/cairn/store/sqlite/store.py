@@ -32,6 +32,7 @@ from cairn.store.sqlite.memory import MemoryMixin, body_embed_hash  # agent memo
 from cairn.store.sqlite.memory_terms import MemoryTermsMixin  # plan speed (issue 14)
 from cairn.store.sqlite.migrations import MIGRATIONS, SCHEMA_VERSION
 from cairn.store.sqlite.runs import RunsMixin
+from cairn.store.sqlite.text_facts import TextFactsMixin
 from cairn.store.sqlite.vectors import VectorsMixin
 
 
@@ -53,6 +54,7 @@ class SQLiteStore(
     DeltaMixin,  # knowledge delta (issue 16)
     CodeMixin,
     MemoryTermsMixin,  # plan speed (issue 14): memory's BM25 outside FTS5
+    TextFactsMixin,  # plan speed (issue 14): token counts and stems stored with each text
 ):
     """All persistent state of one index, in one SQLite file: the
     :class:`~cairn.store.protocol.Store` protocol, one mixin per concern."""
@@ -114,6 +116,8 @@ class SQLiteStore(
             with self.transaction():
                 for statement in _split_sql(migration.sql):
                     self.conn.execute(statement)
+                if migration.fill is not None:
+                    migration.fill(self.conn)
                 self.conn.execute(
                     "INSERT INTO migrations(version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, utcnow()),
