@@ -116,6 +116,9 @@ def test_no_contradiction_without_a_conflicting_span(evidence: str, claim: str) 
         ("The fee rose from 5 to 10.", "The fee rose from 10 to 5."),
         ("Trains run from York to Leeds and buses from York to Hull.",
          "Trains run from Leeds to York and buses from York to Hull."),
+        # one "of", not repeated: its side may reach across the coordinator
+        ("Rates are valid from 1 May 2026 and replace the rates of 1 March 2026.",
+         "Rates are valid from 1 March 2026 and replace the rates of 1 May 2026."),
     ],
 )  # fmt: skip
 def test_concrete_conflicts_stay_contradicted(evidence: str, claim: str) -> None:
@@ -153,6 +156,12 @@ def test_a_table_number_conflicts_only_in_the_named_row_and_column(claim: str) -
 )
 def test_a_table_number_in_the_named_row_and_column_still_conflicts(claim: str) -> None:
     assert _verdict(claim, _TABLE) == "contradicted"
+
+
+def test_a_row_named_by_another_cell_conflicts_in_its_first_cell() -> None:
+    codes = "| status | code |\n|---|---|\n| 429 | rate_limited |\n| 404 | not_found |"
+    assert _verdict("Status 503 has the code rate_limited.", codes) == "contradicted"
+
 
 
 # --- a table row restated with a verb of having (table_rows._have_verbs) ----------------

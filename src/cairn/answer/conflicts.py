@@ -176,19 +176,22 @@ def _in_named_columns(
     """In a table row the claim names by its first cell, the values of ``other`` that
     stand in a column the claim names, when it names one: "The minimum age for the
     Rescue Diver course is 15" names the minimum-age column, so the row's pool-session
-    count (2) conflicts with nothing (session 16); a row the claim does not name
-    conflicts with nothing either."""
+    count (2) conflicts with nothing (session 16); in a row the claim does not name,
+    only the first cell's own values conflict (the claim names the row another way).
+    The first cell's values always count."""
     pairs = [p.split(" : ", 1) for p in reading.split(" ; ")]
     claim = account_tokens(claim_text)
-    label = _PAREN_RE.sub(" ", pairs[0][-1])
-    if label.strip() and not _names_row(label, claim):
-        return []  # another row: "pontoon A" is not in conflict with row B's depth
+    label = pairs[0][-1]
     named = [
         p[1] for p in pairs[1:] if len(p) == 2 and p[0].strip() and _names_row(p[0], claim)
     ]
-    if not named:
+    if _PAREN_RE.sub(" ", label).strip() and not _names_row(_PAREN_RE.sub(" ", label), claim):
+        named = []  # another row: "pontoon A" is not in conflict with row B's depth
+    elif not named:
         return other
-    cells = [e for cell in named for e in account_tokens(cell)]
+    # The first cell's own values always count: "Status 503 has the code rate_limited"
+    # against the row "429 | rate_limited" gives the row another label.
+    cells = [e for cell in [label, *named] for e in account_tokens(cell)]
     return [e for e in other if any(_same(e, c) for c in cells)]
 
 
@@ -229,9 +232,9 @@ def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> s
             continue
         if per_verb is False:
             return f"{t.text!r} relates them the other way round in the evidence"
-        # A preposition's left side ends at a coordinator: "a badge after their 25th and
-        # a card after their 10th" does not put "25th" before the second "after".
-        prep = t.key in _PREPOSITIONS
+        # A repeated preposition's left side ends at a coordinator: "a badge after their
+        # 25th and a card after their 10th" does not put "25th" before the second "after".
+        prep = t.key in _PREPOSITIONS and sum(c.key == t.key for c in claim) > 1
         left = _claim_group(claim, i, -1, stop_at_same=True, stop_at_conj=prep)
         right = _claim_group(claim, i, 1, item_only=True)
         only_left = [c for c in left if not any(_same(c, r) for r in right)]
