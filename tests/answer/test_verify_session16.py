@@ -64,6 +64,12 @@ def test_paired_lists_reordered_on_one_side_are_not_supported(
         # two conjuncts swapped, nothing else coordinated
         ("Proposals must be written in English and submitted through the portal.",
          "Proposals must be submitted through the portal and written in English."),
+        # alternatives ("or") and lists of things that are no values do not pair
+        ("Pupils aged 11 or 12 need the signature of a parent or carer.",
+         "Pupils aged 11 or 12 need the signature of a carer or parent."),
+        ("Gloves and goggles must be worn in the lab and in the store.",
+         "Gloves and goggles must be worn in the store and in the lab."),
+        ("Valves and pumps are checked and cleaned.", "Pumps and valves are checked and cleaned."),
         # lists of three and of two items do not pair
         ("Forks, knives and spoons must be washed and dried.",
          "Spoons, knives and forks must be washed and dried."),

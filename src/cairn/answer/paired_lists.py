@@ -12,8 +12,9 @@ one alone.
 evidence position of each claim token): for each "and"/"or" of the evidence that the
 claim copies with both its neighbours, the claim keeps the neighbours in the evidence's
 order or swaps them. A clause of the evidence (up to ";", ".", "?", "!" or ":") where one
-coordination is swapped and another of as many items kept, with no comma between them, is
-refused: a comma ends a phrase (", and one shed per half plot"; "If the seal is broken or
+coordination is swapped and another of as many items kept, both joined by "and", with no
+comma between them and one of them joining values (numbers, ordinals, names), is refused
+("A or B" offers alternatives, and "the quantity and nature of X" pairs with nothing): a comma ends a phrase (", and one shed per half plot"; "If the seal is broken or
 missing, the receiver must stop and call ..."), and lists of two and three items ("Phones,
 watches and earbuds must be switched off and placed ...") do not pair. The two ends of "between X and Y"
 are no coordination here, and a coordinator whose neighbour the claim leaves out is not
@@ -57,6 +58,21 @@ def _side(ev: Sequence[AccountToken], k: int, step: int) -> int | None:
     return None
 
 
+_ORDINALS = frozenset(
+    ["first", "second", "third", "fourth", "fifth", "last", "former", "latter"]
+)  # fmt: skip
+
+
+def _named(ev: Sequence[AccountToken], k: int) -> bool:
+    """The conjunct word at ``k`` is a value that can be paired: a number, quantity or
+    date, an ordinal, or a capitalised name inside the sentence."""
+    t = ev[k]
+    if t.kind == "n" or (t.kind == "w" and t.key in _ORDINALS):
+        return True
+    initial = k == 0 or (ev[k - 1].kind == "p" and ev[k - 1].key in _STOPS)
+    return t.kind == "w" and t.text[:1].isupper() and not initial
+
+
 def _size(ev: Sequence[AccountToken], k: int, lo: int) -> int:
     """The number of items of the coordination whose coordinator is at ``k``: two, and
     one more per list comma since ``lo`` (the previous coordinator or clause stop), a
@@ -71,7 +87,8 @@ def one_side_reordered(ev: Sequence[AccountToken], picks: Sequence[int]) -> str 
     between the two; None otherwise."""
     at = {p: i for i, p in enumerate(picks)}
     prev = -1  # the previous coordinator or clause stop
-    clause: list[tuple[int, int, bool]] = []  # (position, items, swapped) per coordinator
+    # (position, items, swapped, names a value) per coordinator of the clause
+    clause: list[tuple[int, int, bool, bool]] = []
     for k, t in enumerate(ev):
         if t.kind == "p" and t.key in _STOPS:
             clause, prev = [], k
@@ -84,9 +101,11 @@ def one_side_reordered(ev: Sequence[AccountToken], picks: Sequence[int]) -> str 
         if left is None or right is None or left not in at or right not in at:
             continue
         swapped = at[left] > at[right]
-        for j, n, other in clause:
+        named = _named(ev, left) or _named(ev, right)
+        for j, n, other, other_named in clause:
             apart = any(e.kind == "p" and e.key == "," for e in ev[j + 1 : k])
-            if n == size and not apart and other != swapped:
+            same = ev[j].key == t.key == "and"
+            if same and n == size and not apart and other != swapped and (named or other_named):
                 return "two lists paired by position are reordered on one side only"
-        clause.append((k, size, swapped))
+        clause.append((k, size, swapped, named))
     return None
