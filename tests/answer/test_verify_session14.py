@@ -87,12 +87,8 @@ def test_reordered_neighbours_that_change_the_meaning_are_not_supported(
     assert _verdict(claim, evidence) != "supported"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known, older than session 14: two lists paired by "
-    "position are reordered one at a time by the conjunct reading of account.py",
-)
 def test_two_lists_paired_by_position_keep_their_pairing() -> None:
+    # An xfail until session 16 (answer/paired_lists.py; more in test_verify_session16.py).
     evidence = "Anna and Ben finished first and second."
     assert _verdict("Ben and Anna finished first and second.", evidence) != "supported"
 

@@ -54,6 +54,7 @@ from cairn.answer.idioms import effective_from
 from cairn.answer.item_order import restated
 from cairn.answer.name_order import label_values, name_order, range_ends
 from cairn.answer.negation_scope import scope_crossed
+from cairn.answer.paired_lists import one_side_reordered
 from cairn.answer.range_order import from_first
 from cairn.answer.readings import equivalent_readings
 from cairn.answer.repeats import distinct_picks, overused
@@ -593,7 +594,11 @@ def _account(
         if respective and picks != sorted(picks):
             reason = "the evidence pairs its items in order (respectively)"
             continue
-        crossed = crossed_parts(claim, claim_all, ev, picks) or scope_crossed(claim, claim_all, ev, picks)
+        crossed = (
+            crossed_parts(claim, claim_all, ev, picks)
+            or scope_crossed(claim, claim_all, ev, picks)
+            or one_side_reordered(ev, picks)
+        )
         if crossed:
             reason = crossed
             continue

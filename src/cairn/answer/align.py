@@ -202,8 +202,11 @@ def _match_clause(cc: _ClaimClause, ev: _Clause) -> tuple[_Match, dict[int, int]
                 f"claim {month_missing[0]!r}, evidence {sorted(ev.months)[0]!r}",
             ), positions
     if not ent_missing and not num_missing:
+        # An opposite the claim states too is matched by its own word ("After X, wait a
+        # day before giving blood" against a unit that says "after"): no concrete conflict.
+        claim_stems = {_canon(t.stem) for t in cc.tokens}
         for s in missing:
-            opp = _ANTONYMS.get(s, frozenset()) & ev.stems
+            opp = {o for o in _ANTONYMS.get(s, frozenset()) & ev.stems if o not in claim_stems}
             if opp and strong(1):
                 return _Match(
                     False,

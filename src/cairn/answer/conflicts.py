@@ -14,8 +14,15 @@ from cairn.answer.account import (
 from cairn.answer.cjk_order import _cjk_clauses
 from cairn.answer.concrete import agent_of_verb, restricted_polarity, same_negative_force
 from cairn.answer.dimensions import size_by
-from cairn.answer.table_rows import _TABLE_GLUE
-from cairn.answer.tokens import _ARTICLES, _NEGATIONS, AccountToken, _same, account_tokens
+from cairn.answer.table_rows import _PAREN_RE, _TABLE_GLUE, _names_row
+from cairn.answer.tokens import (
+    _ARTICLES,
+    _NEGATIONS,
+    _PREPOSITIONS,
+    AccountToken,
+    _same,
+    account_tokens,
+)
 from cairn.text.stopwords import QUERY_STOPWORDS
 
 # --------------------------------------------------------------------------- conflicts
@@ -152,6 +159,8 @@ def conflict(
         for t in residue:
             kind = _number_class(t.key)
             other = [e for e in extra if e.kind == "n" and _number_class(e.key) == kind]
+            if table:
+                other = _in_named_columns(claim_text, evidence_text, other)
             if other:
                 return "number_mismatch", f"claim {t.text!r}, evidence {other[0].text!r}"
     if all(t.kind == "c" for t in residue) and all(t.key in _PERIOD_CHARS for t in residue):
@@ -159,6 +168,31 @@ def conflict(
         if other:
             return "frequency_mismatch", f"claim {residue[0].text!r}, evidence {other[0].text!r}"
     return None
+
+
+def _in_named_columns(
+    claim_text: str, reading: str, other: list[AccountToken]
+) -> list[AccountToken]:
+    """In a table row the claim names by its first cell, the values of ``other`` that
+    stand in a column the claim names, when it names one: "The minimum age for the
+    Rescue Diver course is 15" names the minimum-age column, so the row's pool-session
+    count (2) conflicts with nothing (session 16); in a row the claim does not name,
+    only the first cell's own values conflict (the claim names the row another way).
+    The first cell's values always count."""
+    pairs = [p.split(" : ", 1) for p in reading.split(" ; ")]
+    claim = account_tokens(claim_text)
+    label = pairs[0][-1]
+    named = [
+        p[1] for p in pairs[1:] if len(p) == 2 and p[0].strip() and _names_row(p[0], claim)
+    ]
+    if _PAREN_RE.sub(" ", label).strip() and not _names_row(_PAREN_RE.sub(" ", label), claim):
+        named = []  # another row: "pontoon A" is not in conflict with row B's depth
+    elif not named:
+        return other
+    # The first cell's own values always count: "Status 503 has the code rate_limited"
+    # against the row "429 | rate_limited" gives the row another label.
+    cells = [e for cell in [label, *named] for e in account_tokens(cell)]
+    return [e for e in other if any(_same(e, c) for c in cells)]
 
 
 def narrower_subject(claim_text: str, evidence_text: str) -> bool:
@@ -198,7 +232,10 @@ def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> s
             continue
         if per_verb is False:
             return f"{t.text!r} relates them the other way round in the evidence"
-        left = _claim_group(claim, i, -1, stop_at_same=True)
+        # A repeated preposition's left side ends at a coordinator: "a badge after their
+        # 25th and a card after their 10th" does not put "25th" before the second "after".
+        prep = t.key in _PREPOSITIONS and sum(c.key == t.key for c in claim) > 1
+        left = _claim_group(claim, i, -1, stop_at_same=True, stop_at_conj=prep)
         right = _claim_group(claim, i, 1, item_only=True)
         only_left = [c for c in left if not any(_same(c, r) for r in right)]
         only_right = [c for c in right if not any(_same(c, x) for x in left)]

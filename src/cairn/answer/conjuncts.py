@@ -15,7 +15,8 @@ accounted strictly. Each conjunct must be copied word for word, so
 "approved by A and drafted by B" never reads as "approved by B and drafted by A". Not
 swapped: conjuncts that state an order ("then", "after", "first", "finally", ...), a
 pronoun whose antecedent would move ("and replace it"), and any sentence with
-"respectively" or "in that order".
+"respectively" or "in that order", and none in a clause with another coordination (two
+lists of one clause may pair their items by position: "Anna and Ben came first and second").
 """
 
 from __future__ import annotations
@@ -142,6 +143,27 @@ def _clause_end(words: list[str], k: int) -> bool:
     return words[k].endswith(",") and _key(words[k + 1]) in _CONTRASTS
 
 
+def _other_list(words: list[str], start: int, end: int) -> bool:
+    """The phrase of ``words[start:end]`` (the two conjuncts and their coordinator; up to
+    a comma or a clause stop) holds another "and"/"or" outside them, not joining the ends of "between": two lists of one
+    clause may pair their items by position ("Anna and Ben came first and second"), so
+    one of them is not reordered alone (session 16)."""
+    stops = (".", ";", ":", "!", "?", ",")  # a comma ends the phrase (see paired_lists)
+    lo = start
+    while lo > 0 and not words[lo - 1].endswith(stops):
+        lo -= 1
+    hi = end
+    while hi < len(words) and not words[hi - 1].endswith(stops):
+        hi += 1
+    for k in [*range(lo, start), *range(end, hi)]:
+        if _key(words[k]) not in _CONJ:
+            continue
+        back = [_key(w) for w in words[max(lo, k - 6) : k]]
+        if "between" not in back or any(w in _CONJ for w in back[back.index("between") :]):
+            return True
+    return False
+
+
 def swapped_conjuncts(claim_text: str, evidence_text: str) -> list[str]:
     """Readings of the claim with two conjuncts around one "and"/"or" swapped so that
     they follow the evidence's order; at most a few, none when order matters."""
@@ -174,6 +196,8 @@ def swapped_conjuncts(claim_text: str, evidence_text: str) -> list[str]:
                         continue
                     if i - m > 0 and ck[i - m - 1] == "between":
                         continue  # the ends of an interval: "between sunset and sunrise"
+                    if _other_list(cw, i - m, i + 1 + n):
+                        continue  # "A and B led X and Y": the lists pair by position
                     last = y[-1].rstrip(",;:.!?")
                     tail = y[-1][len(last) :]
                     end = tail if i + 1 + n == len(cw) or tail == "," else ""

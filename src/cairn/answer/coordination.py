@@ -17,6 +17,7 @@ from cairn.answer.tokens import _ARTICLES, _PREPOSITIONS
 __all__ = ["clause_readings", "semicolon_parts", "subject_readings"]
 
 _AND_RE = re.compile(r",? and ")
+_LIST_RE = re.compile(r"\s(?:and|or)\s", re.IGNORECASE)
 _CLAUSE_BREAK_RE = re.compile(r";|:(?!\d)")
 _PRONOUN_RE = re.compile(r"\b(it|them)\b")
 _LAST_NP_RE = re.compile(r"\b(?:the|a|an)\s+[^,;]+$", re.IGNORECASE)
@@ -91,6 +92,10 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
             if at is None or _SCOPE_WORDS & {w.strip(",;").lower() for w in fw[at:]}:
                 # Session 10: "allowed on A, but not in C and in B": the second part may
                 # share the "not" after the first preposition; no reading restores it.
+                continue
+            if _LIST_RE.search(" ".join(fw[:at])):
+                # Session 16: "Men and women need 135 and 125 g/l" pairs its two lists
+                # by position; the shared words hold a list, so no part is distributed.
                 continue
             out.append(("ellipsis", (first, " ".join(fw[:at]) + " " + second)))
             continue

@@ -115,11 +115,37 @@ _MEASURE_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Session 16: present-tense verbs of having that read a row as "has" does (already a
+#: glue word): "The Flex plan includes 120 minutes of credits", "... comes with a 25-year
+#: warranty", "... offers 15 GB". Not "allows"/"requires" (a permission or a minimum),
+#: not a past form ("included": a completed event), not "gets"/"takes"/"pays" (their
+#: direction depends on the column).
+_HAVE_VERBS = frozenset(
+    ["include", "includes", "contain", "contains", "offer", "offers", "provide", "provides",
+     "carry", "carries", "give", "gives"]
+)  # fmt: skip
+
+
+def _have_verbs(claim: list[AccountToken]) -> set[int]:
+    """Positions of the claim's verbs of having (``_HAVE_VERBS``; "come(s) with") before
+    a value."""
+    return {
+        i
+        for i, t in enumerate(claim[:-1])
+        if t.kind == "w"
+        and (
+            t.key in _HAVE_VERBS
+            or (t.key in ("come", "comes") and claim[i + 1].kind == "w" and claim[i + 1].key == "with")
+        )
+    }
+
+
 def _measure_verbs(claim: list[AccountToken], reading: str = "", heading: str = "") -> set[int]:
     """Positions of the claim's measure verbs and their prepositions ("runs at",
     "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``), and
     of the "from"/"to" a claim puts before a value of the row (see ``_route_words``)."""
     out: set[int] = _route_words(claim, reading) | header_derived(claim, reading, heading) if reading else set()
+    out |= _have_verbs(claim)
     for i, t in enumerate(claim):
         dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
         if dims is None:
