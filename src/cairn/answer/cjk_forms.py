@@ -185,7 +185,7 @@ _VARIANTS = (
     ("하였", "했"), ("하여", "해"), ("되었", "됐"), ("되어", "돼"), ("매달", "매월"), ("매해", "매년"),
     ("又は", "または"), ("若しくは", "もしくは"), ("出来る", "できる"), ("出来な", "できな"),
     ("出来ま", "できま"), ("出来た", "できた"), ("下さい", "ください"),
-    ("曜日", "曜"), ("ヵ月", "か月"), ("ケ月", "か月"), ("箇月", "か月"),
+    ("如果", "如"), ("曜日", "曜"), ("ヵ月", "か月"), ("ケ月", "か月"), ("箇月", "か月"),
     # session 16b: the spoken prohibition is the written one (走ってはいけません = 走ってはならない)
     ("てはいけません", "てはならない"), ("てはいけない", "てはならない"),
     ("ではいけません", "ではならない"), ("ではいけない", "ではならない"),
@@ -381,13 +381,29 @@ _KO_METRIC_RE = re.compile(r"(?<=\d)\s?(" + "|".join(sorted(_KO_METRIC, key=len,
 #: (:mod:`cairn.answer.cjk_order`). One subject doing two acts in sequence ("확인하고
 #: 제출한다") has no second subject and stays one clause.
 _KO_CLAUSES_RE = re.compile(
-    r"(?P<c1>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})하고 (?P<c2>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})"
+    r"(?P<c1>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})(?P<j>하고|했고) (?P<c2>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})"
     r"(?P<end>했다|하다)" + _SENTENCE_END
 )
 
 
 def _ko_clauses(text: str) -> str:
-    return _KO_CLAUSES_RE.sub(lambda m: f"{m['c1']}{m['end']}，{m['c2']}{m['end']}", text)
+    """Session 16b: the first clause may carry the past itself (승인했고 … 작성했다)."""
+
+    def split(m: re.Match[str]) -> str:
+        if m["j"] == "했고" and m["end"] != "했다":
+            return m.group()
+        return f"{m['c1']}{m['end']}，{m['c2']}{m['end']}"
+
+    return _KO_CLAUSES_RE.sub(split, text)
+
+
+#: Session 16b: "-는 경우(에는)" ("in case it …") is the conditional "-(으)면" of the same
+#: verb (있는 경우에는 = 있으면, 하는 경우 = 하면); only after the verb's adnominal 는.
+_KO_CASE_RE = re.compile(r"([가-힣])는 경우(?:에는|에)?(?=[\s,])")
+
+
+def _ko_case(m: re.Match[str]) -> str:
+    return m.group(1) + ("으면" if _final(m.group(1)) else "면")
 
 
 #: Session 8: a range of clock times said with its words is the range mark: "09:00부터
@@ -599,6 +615,7 @@ def canonical_cjk(text: str) -> str:
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
         text = _KO_PER_PERIOD_RE.sub(r"\1 ", _KO_COUNT_RE.sub(r"\1번", text))
+        text = _KO_CASE_RE.sub(_ko_case, text) if "경우" in text else text
         text = continuative_clauses(_ko_clauses(_POLITE_RE.sub(_plain_ending, text)))
         text = _PARTICLE_RE.sub(_particle, _KO_TIME_AT_RE.sub(r"\1", text))
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가

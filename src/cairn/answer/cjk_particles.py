@@ -14,6 +14,9 @@ joined form character for character, so the phrase read is the evidence's own.
   weekday, a part of the day, 每, a kind of day or a digit, with the evidence's characters on
   both sides. The Chinese attributive 的 (:func:`cairn.answer.cjk_readings.attributive_reading`)
   is read away first, so a claim with both is read once.
+* Two Chinese clauses each naming its agent with 由/经 in the other order (本须知经校长批准，
+  由处长起草 = 本须知由处长起草，经校长批准); a Japanese regulation's "…は N とする" is
+  "…は N です" (no object を in the clause).
 * Japanese written directive "Vること。" is the request "Vてください。" (both instruct the
   reader to do V): the evidence's "Vること" is read as the claim's "V'てください" when V' is
   the te-form of V (歩く → 歩いて, 押す → 押して, 入れる → 入れて; a verb in る may be
@@ -100,10 +103,45 @@ def _ja_request(claim: str, evidence: str) -> tuple[str, str] | None:
     return None if reading == evidence else (claim, reading)
 
 
+#: Two clauses of one Chinese sentence, each naming its agent with 由 ("by") or 经
+#: ("through", not in 经理/经营/经济/经费/经验/经常/经典): "本须知经校长批准，由处长起草" states
+#: what "本须知由处长起草，经校长批准" states, each act with its own agent.
+_AGENT = "(?:由|经(?![理营济费验常典历]))"
+_ZH_AGENTS_RE = re.compile(f"^(?P<topic>[^，。,]*?)(?<![未不没非无])(?P<c1>{_AGENT}[^，。,]+)，(?P<c2>{_AGENT}[^，。,]+)(?P<end>。?)$")
+
+
+def _zh_agents(claim: str, evidence: str) -> tuple[str, str] | None:
+    if _HAN_ONLY.search(claim + evidence):
+        return None
+    m = _ZH_AGENTS_RE.match(claim.strip())
+    if m is None:
+        return None
+    return (m["topic"] + m["c2"] + "，" + m["c1"] + m["end"], evidence)
+
+
+#: Japanese regulations state a value with "とする" ("shall be"): "子どもは2人までとする" is
+#: "子どもは2人までです". Read so only at the end of a clause with no object "を" (a
+#: "AをBとする" treats A as B) and a topic "は", for a claim ending in a copula.
+_JA_TOSURU_RE = re.compile("(?<=[^、。，\n]{2})とする(?=。|$)|(?<=[^、。，\n]{2})とします(?=。|$)", re.MULTILINE)
+_JA_COPULA_END = re.compile("(?:です|である|だ)。?$")
+
+
+def _ja_tosuru(claim: str, evidence: str) -> tuple[str, str] | None:
+    if ("とし" not in evidence and "とす" not in evidence) or not _JA_COPULA_END.search(claim.strip()):
+        return None
+
+    def repl(m: re.Match[str]) -> str:
+        clause = re.split("[、。，\n]", m.string[: m.start()])[-1]
+        return "だ" if "は" in clause and "を" not in clause else m.group()
+
+    reading = _JA_TOSURU_RE.sub(repl, evidence)
+    return None if reading == evidence else (claim, reading)
+
+
 def particle_readings(claim: str, evidence: str) -> list[list[tuple[str, str]]]:
     """Groups of one (claim, evidence) pair each, for the readings above that apply."""
     out: list[list[tuple[str, str]]] = []
-    for reading in (_ko_genitive, _zh_reading, _ja_request):
+    for reading in (_ko_genitive, _zh_reading, _ja_request, _zh_agents, _ja_tosuru):
         pair = reading(claim, evidence)
         if pair is not None:
             out.append([pair])
