@@ -178,3 +178,28 @@ def test_particles_and_predicate_forms(claim: str, evidence: str, expected: str)
         assert got != expected[1:]
     else:
         assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        ("접종 부위가 붓거나 열이 이틀 넘게 계속되면 의원에 연락해야 한다.", "접종 부위가 붓거나 열이 48시간 넘게 계속되면 의원에 연락해야 한다.\n", "supported"),
+        ("접종 부위가 붓거나 열이 사흘 넘게 계속되면 의원에 연락해야 한다.", "접종 부위가 붓거나 열이 48시간 넘게 계속되면 의원에 연락해야 한다.\n", "contradicted"),
+        ("예약은 접종일 1일 전까지 할 수 있다.", "예약은 접종일 하루 전까지 할 수 있다.\n", "supported"),
+        ("예약은 접종일 이틀 전까지 할 수 있다.", "예약은 접종일 하루 전까지 할 수 있다.\n", "!supported"),
+        ("계약 기간은 3월 2일부터 8월 31일까지 반년이다.", "계약 기간은 3월 2일부터 8월 31일까지 6개월이다.\n", "supported"),
+        ("계약 기간은 3월 2일부터 8월 31일까지 1년이다.", "계약 기간은 3월 2일부터 8월 31일까지 6개월이다.\n", "!supported"),
+        ("视频探视每次不超过一刻钟。", "视频探视每次不超过15分钟。\n", "supported"),
+        ("视频探视每次不超过三刻钟。", "视频探视每次不超过15分钟。\n", "!supported"),
+        ("毎時50分から600秒間は休憩時間とする。", "毎時50分から10分間は休憩時間とする。\n", "supported"),
+        ("毎時50分から60秒間は休憩時間とする。", "毎時50分から10分間は休憩時間とする。\n", "!supported"),
+        ("技能教習の予約は14日先まで取ることができる。", "技能教習の予約は2週間先まで取ることができる。\n", "supported"),
+        ("技能教習の予約は21日先まで取ることができる。", "技能教習の予約は2週間先まで取ることができる。\n", "!supported"),
+    ],
+)
+def test_duration_words(claim: str, evidence: str, expected: str) -> None:
+    got = verdict(claim, evidence)
+    if expected.startswith("!"):
+        assert got != expected[1:]
+    else:
+        assert got == expected

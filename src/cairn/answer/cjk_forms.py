@@ -58,6 +58,7 @@ import re
 from fractions import Fraction
 
 from cairn.answer.cjk_clauses import continuative_clauses
+from cairn.answer.cjk_durations import duration_words
 from cairn.answer.cjk_numerals import mixed_numerals
 from cairn.answer.cjk_restated import restated_forms, slash_dates, without_topic_after_ni
 from cairn.answer.normalise import _cjk_value
@@ -247,10 +248,10 @@ def _or_verbs(m: re.Match[str]) -> str:
 #: Session 8: a Japanese or Chinese count of days before 前/後/以内 (7日前 = 168時間前,
 #: 3日以内) is a duration, as 天 is; a date's day (3月7日前, 25日前後) is not.
 #: Session 16b: so is N日 as what passes or is exceeded (14日を過ぎても = 2週間を過ぎても,
-#: 30日が経過した, 7日を超える) and N日 of a repeat (7日ごと = 1週間ごと); a date's day
+#: 30日が経過した, 7日を超える, 14日先まで) and N日 of a repeat (7日ごと = 1週間ごと); a date's day
 #: after 月 (毎月14日を過ぎても) still is not.
 _HAN_DAYS_RE = re.compile(
-    r"(?<![\d.,月])(?<!月 )(\d+)日(?=前(?!後)|後|后|以内|以上|以下|未満|内|[をが](?:過ぎ|経過|超え|越え|経っ)|経過|ごと|おき)"
+    r"(?<![\d.,月])(?<!月 )(\d+)日(?=前(?!後)|後|后|以内|以上|以下|未満|内|先|[をが](?:過ぎ|経過|超え|越え|経っ)|経過|ごと|おき)"
 )
 
 
@@ -579,7 +580,7 @@ _KO_TIME_AT_RE = re.compile(
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = restated_forms(_VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text))  # session 11
-    text = mixed_numerals(text)  # session 16b: 2千5百円 = 2500円, 1万2500円 = 12500円
+    text = duration_words(mixed_numerals(text))  # session 16b: 2千5百円 = 2500円, 이틀 = 2天
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, _MAN_CHEON_RE.sub(_man_cheon, text)))
     text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
     text = _HALF_DAY_RE.sub(_clock, _PART_RANGE_RE.sub(_part_range, text))
