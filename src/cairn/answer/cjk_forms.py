@@ -224,9 +224,10 @@ _KO_TIMES_RE = re.compile(r"(?<![가-힣])(한|두|세|네) ?번(?![역호째지
 
 
 #: Session 7b: the Chinese "和"/"以及" between two nouns is the enumeration comma (中考和高考 =
-#: 中考、高考); not inside a word (和平, 温和, 缓和, 总和, 和谐, ...).
+#: 中考、高考); not inside a word (和平, 温和, 缓和, 总和, 和谐, ...). Session 16b: also
+#: before a noun that opens with a Latin code or digits (行驶证和3C认证标志).
 _ZH_AND_RE = re.compile(
-    r"(?<=[\u4e00-\u9fff])(?<![温缓柔附暖随调总谦祥平饱])(?:以及|和)(?![平谐睦善蔼煦解气约好])(?=[\u4e00-\u9fff])"
+    r"(?<=[\u4e00-\u9fff])(?<![温缓柔附暖随调总谦祥平饱])(?:以及|和)(?![平谐睦善蔼煦解气约好])(?=[\u4e00-\u9fff]|[A-Za-z\d]+[\u4e00-\u9fff])"
 )
 
 
