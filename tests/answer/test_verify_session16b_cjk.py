@@ -206,3 +206,30 @@ def test_duration_words(claim: str, evidence: str, expected: str) -> None:
         assert got != expected[1:]
     else:
         assert got == expected
+
+
+_ZH_TABLE = (
+    "# 充电收费\n\n"
+    "| 充电方式 | 价格 | 说明 |\n"
+    "|---|---|---|\n"
+    "| 临时充电点 | 每次2元 | 每次最长充电2小时 |\n"
+    "| 按次充电 | 每次1元 | 每次最长充电4小时 |\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("在临时充电点每次最长充电120分钟。", "supported"),
+        ("在临时充电点每次2元。", "supported"),
+        ("在临时充电点每次最长充电240分钟。", "!supported"),
+        ("在临时充电点每次1元。", "!supported"),
+        ("不在临时充电点每次最长充电120分钟。", "!supported"),
+    ],
+)
+def test_chinese_locative_reads_a_table_row(claim: str, expected: str) -> None:
+    got = verdict(claim, _ZH_TABLE)
+    if expected.startswith("!"):
+        assert got != expected[1:]
+    else:
+        assert got == expected
