@@ -170,6 +170,10 @@ def test_a_cjk_run_is_a_swap_only_in_one_slot(claim: str, evidence: str, expecte
         ("保護者1人が同伴できる子どもは2人までです。", "保護者1人が同伴できる子どもは2人までとする。\n", "supported"),
         ("保護者1人が同伴できる子どもは3人までです。", "保護者1人が同伴できる子どもは2人までとする。\n", "!supported"),
         ("保護者1人が同伴できる子どもは2人以上です。", "保護者1人が同伴できる子どもは2人までとする。\n", "!supported"),
+        # Korean instrumental 으로 = 로 (the items of an "or" list in another order)
+        ("예약은 앱이나 전화로 하며, 하루 전까지 할 수 있다.", "예약은 전화나 앱으로 하며, 하루 전까지 할 수 있다.\n", "supported"),
+        ("예약은 앱이나 방문으로 하며, 하루 전까지 할 수 있다.", "예약은 전화나 앱으로 하며, 하루 전까지 할 수 있다.\n", "!supported"),
+        ("예약은 앱으로만 하며, 하루 전까지 할 수 있다.", "예약은 전화나 앱으로 하며, 하루 전까지 할 수 있다.\n", "!supported"),
         # Chinese 和 before an item that opens with a Latin code
         ("登记时须出示车辆的行驶证和3C认证标志。", "登记时须出示车辆的3C认证标志和行驶证。\n", "supported"),
         ("登记时须出示车辆的行驶证和5G认证标志。", "登记时须出示车辆的3C认证标志和行驶证。\n", "!supported"),

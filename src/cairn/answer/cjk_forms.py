@@ -236,6 +236,9 @@ _ZH_AND_RE = re.compile(
 #: 훼손하거나 분실한) are written in one order. Not in words ending in 나 (하나, 누구나),
 #: nor the verbs' 거나 (session 8: the sorted verb pair is read whole).
 _KO_OR_RE = re.compile(r"(?<=[가-힣])(?<![하누언어그아거])(?:이나|나)(?= [가-힣])")
+#: Session 16b: the instrumental 으로 after a final consonant is the particle 로 (전화나
+#: 앱으로 = 앱이나 전화로 once the items are one list); 으로서/으로써 too.
+_KO_WITH_RE = re.compile(r"(?<=[가-힣])으로(?=[\s,.]|$|서|써|는|도|만)")
 _KO_OR_VERBS_RE = re.compile(
     r"(?<![가-힣])([가-힣]{1,6})하거나 ([가-힣]{1,6}?)(한다|하는|하면|하여|한|할|해)(?=[\s.,]|$)"
 )
@@ -615,6 +618,7 @@ def canonical_cjk(text: str) -> str:
         text = _KO_PERIOD_SPAN_RE.sub(r"\1", text.replace("天이 ", "天는 ").replace("天가 ", "天는 "))
         text = _KO_WEEKS_RE.sub(r"\1주", text)
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
+        text = _KO_WITH_RE.sub("로", text)  # session 16b: 앱으로 = 앱로, one instrumental
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
         text = _KO_PER_PERIOD_RE.sub(r"\1 ", _KO_COUNT_RE.sub(r"\1번", text))
         text = _KO_CASE_RE.sub(_ko_case, text) if "경우" in text else text
