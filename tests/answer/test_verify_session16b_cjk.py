@@ -237,3 +237,9 @@ def test_chinese_locative_reads_a_table_row(claim: str, expected: str) -> None:
         assert got != expected[1:]
     else:
         assert got == expected
+
+
+def test_daily_in_a_header_is_not_a_count_of_days() -> None:
+    table = "# 주차 요금\n\n| 구분 | 하루 최대 요금 |\n|---|---|\n| 장애인 차량 | 10,000원 |\n| 일반 차량 | 20,000원 |\n"
+    assert verdict("장애인 차량의 하루 최대 요금은 10,000원이다.", table) == "supported"
+    assert verdict("장애인 차량의 하루 최대 요금은 20,000원이다.", table) != "supported"
