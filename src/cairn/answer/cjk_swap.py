@@ -7,7 +7,8 @@ run that differs from the evidence's run in that place was read as a swapped nam
 ``entity_mismatch`` contradiction, whatever the difference was. A contradiction needs one
 concrete conflicting slot: the two runs are a swap only when, in their canonical forms
 (:func:`cairn.answer.cjk_forms.canonical_cjk`), they differ in **one** stretch of
-characters (每天备份2次 / 每天备份3次; 由张伟审批 / 由李娜审批). Runs that differ in two or
+characters (每天备份2次 / 每天备份3次; 由张伟审批 / 由李娜审批), not counting stretches of
+only a copula, particle or punctuation (本办法为第3版，自… / 本办法第4版自…). Runs that differ in two or
 more places ("30分延長して19時に" against "18時30分から19時に延長") restate or rearrange
 the clause; they are not a conflict of one slot, and the claim is left ``insufficient``
 for that unit rather than ``contradicted``.
@@ -33,4 +34,13 @@ def one_slot_apart(claim_words: list[str], evidence_words: list[str]) -> bool:
         return True
     a, b = canonical_cjk(a), canonical_cjk(b)
     ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
-    return sum(tag != "equal" for tag, *_ in ops) <= 1
+    return sum(tag != "equal" and not _function_only(a[i1:i2] + b[j1:j2]) for tag, i1, i2, j1, j2 in ops) <= 1
+
+
+#: Copulas, particles and punctuation: a stretch of only these is no slot of its own
+#: ("本办法为第3版，自…" against "本办法第4版自…" differs in one slot, the edition).
+_FUNCTION = frozenset("为是的のはがをにでと、，, 은는이가을를의에")
+
+
+def _function_only(text: str) -> bool:
+    return all(ch in _FUNCTION for ch in text)
