@@ -115,7 +115,8 @@ _ZH_BACKUP = "数据库每天备份2次，备份文件保留30天。\n"
         ("第6版では、延長保育の終了時刻を18時30分から20時に延長しました。", _JA_LATE, "contradicted"),
         ("数据库每天备份3次，备份文件保留30天。", _ZH_BACKUP, "contradicted"),
         # a copula or comma around the one differing slot is no second slot
-        ("本办法第4版自2027年7月1日起施行。", "本办法为第3版，自2027年7月1日起施行。\n", "contradicted"),
+        ("本办法第4版自2027年7月1日起施行，第2版同时废止。", "本办法为第3版，自2027年7月1日起施行，第2版同时废止。\n",
+         "contradicted"),
         ("数据库每天备份2次，备份文件保留60天。", _ZH_BACKUP, "contradicted"),
     ],
 )
