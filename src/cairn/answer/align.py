@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from cairn.answer.cjk_swap import one_slot_apart
 from cairn.answer.contract import EvidenceSpan, SpanRef
 from cairn.answer.evidence import (
     _ANTONYMS,
@@ -137,7 +138,7 @@ def _entity_swap(cc: _ClaimClause, missing: Sequence[str], ev: _Clause) -> str |
             idx + 1 < len(ops) and ops[idx + 1][0] == "equal"
         )
         repl = [w for w in b[j1:j2] if w not in CLAIM_STOPWORDS and w not in a]
-        if anchored and repl and j2 - j1 <= 4:
+        if anchored and repl and j2 - j1 <= 4 and one_slot_apart(a[i1:i2], b[j1:j2]):
             return " ".join(b[j1:j2])
     return None
 

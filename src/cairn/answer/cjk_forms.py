@@ -58,6 +58,8 @@ import re
 from fractions import Fraction
 
 from cairn.answer.cjk_clauses import continuative_clauses
+from cairn.answer.cjk_durations import duration_words
+from cairn.answer.cjk_numerals import mixed_numerals
 from cairn.answer.cjk_restated import restated_forms, slash_dates, without_topic_after_ni
 from cairn.answer.normalise import _cjk_value
 
@@ -184,7 +186,10 @@ _VARIANTS = (
     ("하였", "했"), ("하여", "해"), ("되었", "됐"), ("되어", "돼"), ("매달", "매월"), ("매해", "매년"),
     ("又は", "または"), ("若しくは", "もしくは"), ("出来る", "できる"), ("出来な", "できな"),
     ("出来ま", "できま"), ("出来た", "できた"), ("下さい", "ください"),
-    ("曜日", "曜"), ("ヵ月", "か月"), ("ケ月", "か月"), ("箇月", "か月"),
+    ("如果", "如"), ("曜日", "曜"), ("ヵ月", "か月"), ("ケ月", "か月"), ("箇月", "か月"),
+    # session 16b: the spoken prohibition is the written one (走ってはいけません = 走ってはならない)
+    ("てはいけません", "てはならない"), ("てはいけない", "てはならない"),
+    ("ではいけません", "ではならない"), ("ではいけない", "ではならない"),
 )  # fmt: skip
 _VARIANT_RE = re.compile("|".join(a for a, _ in _VARIANTS))
 _VARIANT_OF = dict(_VARIANTS)
@@ -219,9 +224,10 @@ _KO_TIMES_RE = re.compile(r"(?<![가-힣])(한|두|세|네) ?번(?![역호째지
 
 
 #: Session 7b: the Chinese "和"/"以及" between two nouns is the enumeration comma (中考和高考 =
-#: 中考、高考); not inside a word (和平, 温和, 缓和, 总和, 和谐, ...).
+#: 中考、高考); not inside a word (和平, 温和, 缓和, 总和, 和谐, ...). Session 16b: also
+#: before a noun that opens with a Latin code or digits (行驶证和3C认证标志).
 _ZH_AND_RE = re.compile(
-    r"(?<=[\u4e00-\u9fff])(?<![温缓柔附暖随调总谦祥平饱])(?:以及|和)(?![平谐睦善蔼煦解气约好])(?=[\u4e00-\u9fff])"
+    r"(?<=[\u4e00-\u9fff])(?<![温缓柔附暖随调总谦祥平饱])(?:以及|和)(?![平谐睦善蔼煦解气约好])(?=[\u4e00-\u9fff]|[A-Za-z\d]+[\u4e00-\u9fff])"
 )
 
 
@@ -230,6 +236,9 @@ _ZH_AND_RE = re.compile(
 #: 훼손하거나 분실한) are written in one order. Not in words ending in 나 (하나, 누구나),
 #: nor the verbs' 거나 (session 8: the sorted verb pair is read whole).
 _KO_OR_RE = re.compile(r"(?<=[가-힣])(?<![하누언어그아거])(?:이나|나)(?= [가-힣])")
+#: Session 16b: the instrumental 으로 after a final consonant is the particle 로 (전화나
+#: 앱으로 = 앱이나 전화로 once the items are one list); 으로서/으로써 too.
+_KO_WITH_RE = re.compile(r"(?<=[가-힣])으로(?=[\s,.]|$|서|써|는|도|만)")
 _KO_OR_VERBS_RE = re.compile(
     r"(?<![가-힣])([가-힣]{1,6})하거나 ([가-힣]{1,6}?)(한다|하는|하면|하여|한|할|해)(?=[\s.,]|$)"
 )
@@ -242,7 +251,12 @@ def _or_verbs(m: re.Match[str]) -> str:
 
 #: Session 8: a Japanese or Chinese count of days before 前/後/以内 (7日前 = 168時間前,
 #: 3日以内) is a duration, as 天 is; a date's day (3月7日前, 25日前後) is not.
-_HAN_DAYS_RE = re.compile(r"(?<![\d.,月])(?<!月 )(\d+)日(?=前(?!後)|後|后|以内|以上|以下|未満|内)")
+#: Session 16b: so is N日 as what passes or is exceeded (14日を過ぎても = 2週間を過ぎても,
+#: 30日が経過した, 7日を超える, 14日先まで) and N日 of a repeat (7日ごと = 1週間ごと); a date's day
+#: after 月 (毎月14日を過ぎても) still is not.
+_HAN_DAYS_RE = re.compile(
+    r"(?<![\d.,月])(?<!月 )(\d+)日(?=前(?!後)|後|后|以内|以上|以下|未満|内|先|[をが](?:過ぎ|経過|超え|越え|経っ)|経過|ごと|おき)"
+)
 
 
 #: Session 8: a Japanese era year (令和9年, 平成31年, 令和元年) is the Western year.
@@ -372,13 +386,29 @@ _KO_METRIC_RE = re.compile(r"(?<=\d)\s?(" + "|".join(sorted(_KO_METRIC, key=len,
 #: (:mod:`cairn.answer.cjk_order`). One subject doing two acts in sequence ("확인하고
 #: 제출한다") has no second subject and stays one clause.
 _KO_CLAUSES_RE = re.compile(
-    r"(?P<c1>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})하고 (?P<c2>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})"
+    r"(?P<c1>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})(?P<j>하고|했고) (?P<c2>[^，,.。]*?[가-힣](?:이|가) [가-힣]{1,6})"
     r"(?P<end>했다|하다)" + _SENTENCE_END
 )
 
 
 def _ko_clauses(text: str) -> str:
-    return _KO_CLAUSES_RE.sub(lambda m: f"{m['c1']}{m['end']}，{m['c2']}{m['end']}", text)
+    """Session 16b: the first clause may carry the past itself (승인했고 … 작성했다)."""
+
+    def split(m: re.Match[str]) -> str:
+        if m["j"] == "했고" and m["end"] != "했다":
+            return m.group()
+        return f"{m['c1']}{m['end']}，{m['c2']}{m['end']}"
+
+    return _KO_CLAUSES_RE.sub(split, text)
+
+
+#: Session 16b: "-는 경우(에는)" ("in case it …") is the conditional "-(으)면" of the same
+#: verb (있는 경우에는 = 있으면, 하는 경우 = 하면); only after the verb's adnominal 는.
+_KO_CASE_RE = re.compile(r"([가-힣])는 경우(?:에는|에)?(?=[\s,])")
+
+
+def _ko_case(m: re.Match[str]) -> str:
+    return m.group(1) + ("으면" if _final(m.group(1)) else "면")
 
 
 #: Session 8: a range of clock times said with its words is the range mark: "09:00부터
@@ -554,6 +584,7 @@ _KO_TIME_AT_RE = re.compile(
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = restated_forms(_VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text))  # session 11
+    text = duration_words(mixed_numerals(text))  # session 16b: 2千5百円 = 2500円, 이틀 = 2天
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, _MAN_CHEON_RE.sub(_man_cheon, text)))
     text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
     text = _HALF_DAY_RE.sub(_clock, _PART_RANGE_RE.sub(_part_range, text))
@@ -587,8 +618,10 @@ def canonical_cjk(text: str) -> str:
         text = _KO_PERIOD_SPAN_RE.sub(r"\1", text.replace("天이 ", "天는 ").replace("天가 ", "天는 "))
         text = _KO_WEEKS_RE.sub(r"\1주", text)
         text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
+        text = _KO_WITH_RE.sub("로", text)  # session 16b: 앱으로 = 앱로, one instrumental
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
         text = _KO_PER_PERIOD_RE.sub(r"\1 ", _KO_COUNT_RE.sub(r"\1번", text))
+        text = _KO_CASE_RE.sub(_ko_case, text) if "경우" in text else text
         text = continuative_clauses(_ko_clauses(_POLITE_RE.sub(_plain_ending, text)))
         text = _PARTICLE_RE.sub(_particle, _KO_TIME_AT_RE.sub(r"\1", text))
         text = _KO_YEARS_RE.sub(r"\1年", text)  # after the particles: 3년이 = 3년가 = 3年가

@@ -14,13 +14,16 @@ a present perfect, a conjunct's pronoun or a worded range the evidence says with
 (:mod:`cairn.answer.restatements`), and a Chinese attributive "的" the evidence leaves out or an edition named by a copula
 clause of its own or a Japanese first clause "…し、" as a sentence of its own or a
 Chinese "，并" the evidence writes as "，" (:mod:`cairn.answer.cjk_readings`), and a
-Japanese request of the evidence read as the rule it states (:mod:`cairn.answer.cjk_restated`).
+Japanese request of the evidence read as the rule it states (:mod:`cairn.answer.cjk_restated`),
+and a Korean genitive 의, a Chinese copula 为/是 or time 在, a Japanese directive こと/てください
+one side leaves out or says another way (:mod:`cairn.answer.cjk_particles`).
 A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
 from __future__ import annotations
 
 from cairn.answer.articles import one_reading
+from cairn.answer.cjk_particles import particle_readings
 from cairn.answer.cjk_readings import (
     attributive_reading,
     comma_and_reading,
@@ -85,5 +88,6 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     request = request_reading(claim_text, evidence_text)  # 出してください accounts 出します
     if request is not None:
         out.append([request])
+    out += particle_readings(claim_text, evidence_text)  # 근로자의 동의 = 근로자 동의 (session 16b)
     out += [] if table else [[(claim, evidence_text)] for claim in swapped_conjuncts(claim_text, evidence_text)]
     return out

@@ -52,8 +52,9 @@ _TABLE_GLUE = frozenset(
 #: The CJK copula and particles a claim adds when it reads a table row as a sentence:
 #: "本体質量は4.8 kgです" for "| 本体質量 | 4.8 kg |", "玄米の炊飯時間" for the 炊飯時間
 #: cell of the 玄米 row; "…是…" in Chinese. Only in a table reading, where the row binds
-#: the values.
-_CJK_TABLE_GLUE = frozenset("はのがですだ是的为")
+#: the values. Session 16b: the Chinese locative 在 ("在临时充电点每次最长充电2小时" for the
+#: 临时充电点 row), as "at"/"in" are glue in English.
+_CJK_TABLE_GLUE = frozenset("はのがですだ是的为在")
 
 
 #: "This product" opening a CJK claim that reads a table row of the document's product.
