@@ -365,7 +365,7 @@ def load_tldr(kind: Literal["summary", "example"], archive: Path = TLDR, *, samp
     their platform folders) in ``bench/.work/tldr``, shared by every set. Held out: every
     query is test (issue 17's fresh set, never used to tune anything). ``sample``: another
     example sample of ``tldr_queries.SAMPLES`` (``example-tune``: a tuning split, every
-    query is tune; ``example-test2`` ... ``example-test6``: held out), pages disjoint from the samples before it."""
+    query is tune; ``example-test2`` ... ``example-test7``: held out), pages disjoint from the samples before it."""
     from bench import tldr_queries
 
     pages = tldr_queries.read_pages(archive)
@@ -414,6 +414,7 @@ LOADERS: dict[str, Callable[[argparse.Namespace], EvalCollection]] = {
     "tldr-example-test4": lambda a: load_tldr("example", sample="example-test4"),
     "tldr-example-test5": lambda a: load_tldr("example", sample="example-test5"),
     "tldr-example-test6": lambda a: load_tldr("example", sample="example-test6"),
+    "tldr-example-test7": lambda a: load_tldr("example", sample="example-test7"),
     **{f"cjk-{lang}-{split}": (lambda a, lang=lang, split=split: load_cjk(lang, split))
        for lang in ("zh", "ja", "ko") for split in ("tune", "test")},
 }

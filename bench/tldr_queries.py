@@ -43,7 +43,9 @@ SAMPLES: dict[str, tuple[int, tuple[str, ...]]] = {
     "example-test4": (21, ("example", "example-tune", "example-test2", "example-test3")),
     "example-test5": (22, ("example", "example-tune", "example-test2", "example-test3", "example-test4")),
     "example-test6": (23, ("example", "example-tune", "example-test2", "example-test3", "example-test4",
-                           "example-test5"))}
+                           "example-test5")),
+    "example-test7": (24, ("example", "example-tune", "example-test2", "example-test3", "example-test4",
+                           "example-test5", "example-test6"))}
 Kind = Literal["summary", "example"]
 
 _MARKER = re.compile(r"\[([^\[\]\s]+)\]")  # tldr's mnemonic markers: [c]reate, Lis[t]

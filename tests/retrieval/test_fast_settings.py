@@ -12,11 +12,11 @@ from tests.conftest import needs_minilm
 
 
 def test_fast_encoder_names_the_fusion_version_only_when_changed() -> None:
-    assert "prf=text-pool,terms=4,encoder=int8-mid" in FUSION_VERSION  # the shipped --fast
+    assert "prf=text-pool+pool,terms=6,encoder=exact" in FUSION_VERSION  # the shipped --fast (session 12)
     assert "encoder=" not in HybridSettings(fast_encoder="int8").fusion_version  # as before 9b
     assert ",encoder=exact" in HybridSettings(fast_encoder="exact").fusion_version
     early = HybridSettings(fast_feedback=("text-early", "vector")).fusion_version
-    assert "prf=text-early+vector,terms=4" in early
+    assert "prf=text-early+vector,terms=6" in early
 
 
 @needs_minilm
@@ -36,7 +36,8 @@ def test_fast_encoder_and_the_early_text_half(ws: Any, notes: Path) -> None:
         return HybridPipeline(ports, settings).run(query, filters, 10, mode="fast", graph=False, all_passages=False)
 
     shipped = run(HybridSettings())
-    assert shipped.stages_run[1:3] == ["vector:int8-mid", "expand:pool"] and not shipped.hints
+    assert shipped.stages_run[1:4] == ["vector", "expand:pool", "vector-feedback:pool"] and not shipped.hints
+    assert run(HybridSettings(fast_encoder="int8-mid")).stages_run[1] == "vector:int8-mid"
     assert run(HybridSettings(fast_encoder="int8")).stages_run[1] == "vector:int8"
     exact = run(HybridSettings(fast_encoder="exact", fast_feedback=("text",)))
     assert exact.stages_run[1] == "vector" and "expand" in exact.stages_run and not exact.hints

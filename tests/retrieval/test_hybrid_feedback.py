@@ -62,11 +62,11 @@ def test_default_mode_runs_the_feedback_round_and_fast_its_text_half(ws: Any, no
     assert all(set(r.stages) <= {"bm25", "vector"} for r in weak.results)
     assert any("vectorx" in (r.explain.stages if r.explain else {}) for r in weak.results)
     fast = ws.query("backup strategy", mode="fast")
-    # fast runs the text half of the feedback round (fewer words, over the candidate pool),
-    # not the vector half
+    # fast runs both halves of the feedback round over the candidate pool only (session 12)
     assert "vector-feedback" not in fast.meta.stages_run and "expand:pool" in fast.meta.stages_run
-    assert DEFAULT_SETTINGS.fast_feedback == ("text-pool",) and "prf=text-pool,terms=4" in FUSION_VERSION
-    assert fast.meta.fusion_weights == {"bm25": 1.0, "vector": 1.0, "bm25x": 0.5}
+    assert "vector-feedback:pool" in fast.meta.stages_run
+    assert DEFAULT_SETTINGS.fast_feedback == ("text-pool", "pool") and "prf=text-pool+pool,terms=6" in FUSION_VERSION
+    assert fast.meta.fusion_weights == {"bm25": 1.0, "vector": 0.5, "bm25x": 0.5, "vectorx": 0.5}
     # without feedback halves, fast fuses with default's final lexical : vector balance (1.5 : 1)
     store, filters, _ = ws._retrieval.setup(10, [], [], [], None, None)
     bare = HybridPipeline(ws._retrieval.pipeline(store).ports, HybridSettings(fast_feedback=())).run(
@@ -102,7 +102,7 @@ def test_fast_feedback_runs_the_chosen_halves(ws: Any, notes: Path) -> None:
         assert ("vectorx" in run.weights.weights) == ("vector" in halves)  # feedback weights once vectorx ran
     text_only = HybridPipeline(ports, HybridSettings(fast_feedback=("text",))).run(
         "backup strategy", filters, 10, mode="fast", graph=False, all_passages=False)
-    assert "vector-feedback" not in text_only.stages_run and text_only.stages_run[1] == "vector:int8-mid"
+    assert "vector-feedback" not in text_only.stages_run and text_only.stages_run[1] == "vector"
 
 
 @needs_minilm

@@ -29,7 +29,7 @@ def test_pool_rescoring_gives_the_full_query_scores(ws: Any, notes: Path) -> Non
 
 
 def test_text_pool_half_names_itself() -> None:
-    assert "prf=text-pool+vector,terms=4" in HybridSettings(fast_feedback=("text-pool", "vector")).fusion_version
+    assert "prf=text-pool+vector,terms=6" in HybridSettings(fast_feedback=("text-pool", "vector")).fusion_version
     assert ",encoder=int8-mid" in HybridSettings(fast_encoder="int8-mid").fusion_version
 
 

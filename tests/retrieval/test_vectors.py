@@ -101,7 +101,7 @@ def test_strong_signal_and_thorough_expansion(ws: Any, notes: Path) -> None:
     weak = ws.query("backup strategy", mode="thorough", explain=True)
     assert "expand" in weak.meta.stages_run
     # BM25 decisive: fast skips its feedback half too
-    assert ws.query("offline maps data", mode="fast").meta.stages_run == ["bm25", "vector:int8-mid", "strong-signal", "fuse"]
+    assert ws.query("offline maps data", mode="fast").meta.stages_run == ["bm25", "vector", "strong-signal", "fuse"]
 
 
 def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, notes: Path, cairn_home: Path) -> None:
@@ -109,18 +109,16 @@ def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, n
 
     from cairn.models.minilm import OnnxMiniLMEmbedder
 
-    # embed() also derives --fast's query model (int8-mid) into $CAIRN_HOME/models, once
+    # --fast embeds with the exact model since session 12: embed() derives no query model
     embedded(ws, notes)
-    derived = list((cairn_home / "models").glob("minilm-q8mid-*.onnx"))
-    assert len(derived) == 1 and not list((cairn_home / "models").glob(".derive-*"))
-    assert not list((cairn_home / "models").glob("minilm-q8dyn-*.onnx"))  # only the one --fast uses
-    built = derived[0].stat().st_mtime_ns
-    (notes / "extra.md").write_text("# Extra\n\nA note about tide tables.\n", encoding="utf-8")
-    ws.index()
-    assert ws.embed().embedded >= 1
-    assert derived[0].stat().st_mtime_ns == built  # not derived again
+    assert not list((cairn_home / "models").glob("minilm-q8*.onnx"))
     exact = OnnxMiniLMEmbedder()
     fast = OnnxMiniLMEmbedder(fast_query_dir=cairn_home / "models")
+    assert fast.prepare_fast_query("int8-mid") is None  # derived on demand, once
+    derived = list((cairn_home / "models").glob("minilm-q8mid-*.onnx"))
+    assert len(derived) == 1 and not list((cairn_home / "models").glob(".derive-*"))
+    built = derived[0].stat().st_mtime_ns
+    assert fast.prepare_fast_query("int8-mid") is None and derived[0].stat().st_mtime_ns == built
     for query in ("where do backups go", "offline maps data for travel", "zstd compression level"):
         for kind in ("int8-mid", "int8"):
             vector, encoder = fast.embed_query_fast(query, kind)
@@ -136,9 +134,9 @@ def test_fast_queries_use_a_derived_int8_model_close_to_the_exact_one(ws: Any, n
     with pytest.raises(ValidationError, match="fast_query_dir"):
         OnnxMiniLMEmbedder(fast_query_dir=5)  # type: ignore[arg-type]
     result = ws.query("where do backups go", mode="fast")
-    assert result.meta.mode == "hybrid" and "vector:int8-mid" in result.meta.stages_run
+    assert result.meta.mode == "hybrid" and "vector" in result.meta.stages_run
     assert not any("--fast" in hint for hint in result.meta.hints)
-    assert "prf=text-pool" in result.meta.fusion and "encoder=int8-mid" in result.meta.fusion
+    assert "prf=text-pool+pool" in result.meta.fusion and "encoder=exact" in result.meta.fusion
 
 
 def test_fast_without_onnx_says_so_and_uses_the_exact_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -57,10 +57,11 @@ class HybridSettings:
     feedback_text_passages: int = 5
     feedback_vector_passages: int = 3
     rocchio_beta: float = 1.0
-    #: Expansion words of the feedback round per mode: thorough adds more of them, --fast
-    #: (text half only, see ``fast_feedback``) fewer: of 6, 4 and 2 words only 4 kept every
-    #: tuning measure within a point of default (bench/RESULTS.md, "Retrieval, session 6b").
-    feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10, "fast": 4})
+    #: Expansion words of the feedback round per mode: thorough adds more of them; --fast
+    #: takes default's 6 since session 12 (it had 4 from session 6b, when its text half was
+    #: a second full-index query and more words cost time; over the candidate pool they do
+    #: not, and 4 words cost MEDLINE a rank, bench/RESULTS.md "Retrieval, session 12").
+    feedback_terms: Mapping[str, int] = field(default_factory=lambda: {"default": 6, "thorough": 10, "fast": 6})
     #: The text half of the feedback round on CJK: ``all`` (as on any text), ``spaced`` (no
     #: expansion word with CJK letters) or ``off`` (no text half for a query with CJK
     #: letters). The expander takes a run of letters between separators for a word: in
@@ -100,12 +101,18 @@ class HybridSettings:
     #: NFCorpus's test half it is 0.0106 nDCG@10 below default; adding the ``pool`` vector
     #: half did not close that (-0.0115), the 4 expansion words are the cause (6 words:
     #: -0.002; a diagnostic on the test half, "Retrieval, session 10b").
-    fast_feedback: tuple[str, ...] = ("text-pool",)
+    #: Since session 12 ``("text-pool", "pool")`` with the exact encoder and 6 words:
+    #: default's ranking inputs, both second-round searches over the candidate pool only
+    #: (MEDLINE's MRR@10 gap needed all three; "Retrieval, session 12").
+    fast_feedback: tuple[str, ...] = ("text-pool", "pool")
     #: The query encoder of ``--fast``: ``int8-mid`` (the int8 kernels of the same model
     #: with its first and last layer in float: 0.71x the exact encoder's time, cosine
     #: 0.9947 to the exact vector at the 5th percentile), ``int8`` (every MatMul in int8:
-    #: 0.51x, 0.9922; it cost MEDLINE 0.014 nDCG@10, "Retrieval, session 9") or ``exact``.
-    fast_encoder: str = "int8-mid"
+    #: 0.51x, 0.9922; it cost MEDLINE 0.014 nDCG@10, "Retrieval, session 9") or ``exact``
+    #: (shipped in session 12: int8-mid alone moved a MEDLINE query's first relevant
+    #: abstract down a rank even with default's stages; with both halves over the pool
+    #: --fast stayed at 0.56x default's p50 in the same run, "Retrieval, session 12").
+    fast_encoder: str = "exact"
     #: Weights ``--fast`` fuses with once its vector half ran (None: ``feedback_weights``).
     fast_feedback_weights: Mapping[str, float] | None = None
     #: How sure the vector side of ``--fast`` is, read from its own list: when the best
