@@ -72,7 +72,7 @@ class SearchInput(OpInput):
 class QueryInput(SearchInput):
     query: NaturalQueryText
     mode: Literal["fast", "default", "thorough"] = Field(
-        "default", description="fast: BM25 + vectors (int8-mid query encoder) and BM25 feedback re-scoring the candidates (4 words); default: + one pseudo-relevance feedback round and a reranker if configured; thorough: wider feedback.")
+        "default", description="fast: BM25 + vectors and one feedback round over the candidates only (no second pass over the index, no rerank); default: one pseudo-relevance feedback round over the whole index and a reranker if configured; thorough: wider feedback.")
     explain: bool = Field(False, description="Add each stage's rank and score per result.")
     graph: bool = Field(False, description="Add one bounded hop of linked documents.")
     all_passages: bool = Field(False, description="Several passages per document.")

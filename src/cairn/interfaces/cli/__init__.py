@@ -210,8 +210,8 @@ filter_options = decorators(limit_option, scope_filters)
 #: --fast / --thorough: the query mode (default: default).
 mode_options = decorators(
     click.option("--fast", "mode", flag_value="fast",
-                 help="BM25 + vectors, BM25 feedback re-scoring the candidates only (4 words; no vector feedback, "
-                      "no rerank; int8-mid query encoder)."),
+                 help="BM25 + vectors, one feedback round over the candidates only (BM25 with 6 expansion "
+                      "words re-scores them, the moved vector ranks them; no second pass over the index, no rerank)."),
     click.option("--thorough", "mode", flag_value="thorough",
                  help="Wider pseudo-relevance feedback (10 expansion words instead of 6), and rerank."),
     click.option("--default-mode", "mode", flag_value="default", default=True, hidden=True),
