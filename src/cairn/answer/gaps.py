@@ -57,7 +57,7 @@ def gaps(
     lead = _fronted_scope(ev, lo) if generic else None
     if lead:
         return f"the evidence restricts it: {lead}"
-    tail = _trailing_condition(ev, hi, generic) or _trailing_scope(ev, hi, standing)
+    tail = _trailing_condition(ev, hi, generic) or _trailing_scope(ev, hi, standing) or _cjk_exception(ev, hi)
     if tail:
         return f"the evidence restricts it: {tail}"
     k = lo - 1
@@ -444,3 +444,22 @@ def episodic(claim: list[AccountToken]) -> bool:
         or (t.text[:1].islower() and len(t.text) > 4 and t.text.endswith("ed"))
         for t in words
     )
+
+
+#: CJK words that make what comes right before them an exception ("X以外的Y": every Y but
+#: X; "X 외의 Y"; "X를 제외한"): a claim that stops right before one states the opposite.
+_CJK_EXCEPTIONS = ("以外", "之外", "除外", "외에", "외의", "외는", "외엔", "제외")
+
+
+def _cjk_exception(ev: tuple[AccountToken, ...], hi: int) -> str | None:
+    """The exception word the evidence puts right after the copied CJK part, if any:
+    "比赛中禁止使用耳机以外的任何电子设备" does not account "比赛中禁止使用耳机"."""
+    if ev[hi].kind != "c":
+        return None
+    following = ""
+    for t in ev[hi + 1:hi + 3]:
+        if t.kind != "c":
+            break
+        following += t.text
+    word = next((w for w in _CJK_EXCEPTIONS if following.startswith(w)), None)
+    return f"{ev[hi].text}{word}…" if word else None
