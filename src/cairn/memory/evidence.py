@@ -13,9 +13,10 @@ document or a file that does not exist is ``invalid_input``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Protocol, cast, runtime_checkable
 
 from cairn.errors import ValidationError
 from cairn.memory.freshness import file_hash, span_hash
@@ -24,6 +25,24 @@ from cairn.store.protocol import DocumentStore
 
 _REF = re.compile(r"^(?:(supports|contradicts|verifies)@)?(?:(passage|file|commit):)?(.+?)(?::(\d+)(?:-(\d+))?)?$")
 MAX_REFS = 50
+#: Characters of document text kept as lines by :func:`documents_lines` (by text hash).
+MAX_CACHED_CHARS = 8_000_000
+
+
+@runtime_checkable
+class TextHashIndex(Protocol):
+    """A backend that reads active documents' texts by docid in batches (the SQLite store
+    does)."""
+
+    def document_text_hashes(self, docids: Sequence[str]) -> dict[str, str]:
+        """The text hash of each active document with a text among ``docids`` (others
+        left out)."""
+        ...
+
+    def docid_texts(self, docids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """(text hash, text) of each active document with a text among ``docids`` (others
+        left out)."""
+        ...
 
 
 def parse_ref(spec: str | EvidenceRef | dict[str, Any]) -> EvidenceRef:
@@ -56,6 +75,50 @@ def document_lines(store: DocumentStore, docid: str) -> list[str] | None:
     if found is None or found[1] is None or not found[0].active:
         return None
     return found[1].splitlines()
+
+
+class _Lines:
+    """Documents' lines by the sha256 of their text (``text_hash``), kept across calls up to
+    :data:`MAX_CACHED_CHARS` characters: a text with a given hash splits into the same lines."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_hash: dict[str, list[str]] = {}
+        self._chars = 0
+
+    def get(self, text_hash: str) -> list[str] | None:
+        return self._by_hash.get(text_hash)
+
+    def put(self, text_hash: str, text: str, lines: list[str]) -> None:
+        with self._lock:
+            if self._chars + len(text) > MAX_CACHED_CHARS:
+                self._by_hash, self._chars = {}, 0
+            if len(text) <= MAX_CACHED_CHARS and text_hash not in self._by_hash:
+                self._by_hash[text_hash] = lines
+                self._chars += len(text)
+
+
+_LINES = _Lines()
+
+
+def documents_lines(store: DocumentStore, docids: Collection[str]) -> dict[str, Sequence[str] | None]:
+    """:func:`document_lines` of each docid (the same answers). With a backend that reads
+    in batches: one query for the text hashes, and one for the texts whose hash was not
+    seen before (texts already split are kept by hash, up to :data:`MAX_CACHED_CHARS`)."""
+    if not isinstance(store, TextHashIndex):
+        return {docid: document_lines(store, docid) for docid in docids}
+    hashes = store.document_text_hashes(sorted(docids))
+    out: dict[str, Sequence[str] | None] = {docid: None for docid in docids}
+    unseen = []
+    for docid, text_hash in hashes.items():
+        lines = _LINES.get(text_hash)
+        if lines is None:
+            unseen.append(docid)
+        out[docid] = lines
+    for docid, (text_hash, text) in store.docid_texts(unseen).items() if unseen else ():
+        out[docid] = lines = text.splitlines()
+        _LINES.put(text_hash, text, lines)
+    return out
 
 
 def bind_refs(store: DocumentStore | None, specs: Sequence[str | EvidenceRef | dict[str, Any]],

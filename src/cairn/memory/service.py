@@ -30,7 +30,7 @@ from cairn.contracts.memory import (
 )
 from cairn.errors import NotFoundError, ValidationError
 from cairn.memory.codec import MemoryRecord
-from cairn.memory.evidence import bind_refs, check_relative, document_lines
+from cairn.memory.evidence import bind_refs, check_relative, documents_lines
 from cairn.memory.export import export_markdown
 from cairn.memory.freshness import assess, file_hash
 from cairn.memory.items import memory_item
@@ -507,12 +507,10 @@ class MemoryService:
             here = self._project_of(None)
             root = here.root if here.identity == caller.project else None
         signals = store.memory_signals([r.id for r in records])
-        lines: dict[str, list[str] | None] = {}
+        lines = documents_lines(store, {e.target for r in records for e in r.evidence if e.kind == "passage"})
 
-        def lines_of(docid: str) -> list[str] | None:
-            if docid not in lines:
-                lines[docid] = document_lines(store, docid)
-            return lines[docid]
+        def lines_of(docid: str) -> Sequence[str] | None:
+            return lines[docid] if docid in lines else documents_lines(store, [docid])[docid]
 
         def hash_of(path: str) -> str | None:
             if root is None:

@@ -460,6 +460,29 @@ class DocumentsMixin(Connected):
         ).fetchall()
 
 
+    def document_text_hashes(self, docids: Sequence[str]) -> dict[str, str]:
+        """The text hash of each active document with a text among ``docids`` (others left
+        out): :func:`cairn.memory.evidence.documents_lines` reads a text only when this changed."""
+        found: dict[str, str] = {}
+        for chunk in chunks(docids):
+            found.update(self.conn.execute(
+                "SELECT d.docid, d.text_hash FROM documents d WHERE d.active = 1"
+                f" AND d.docid IN ({placeholders(chunk)})"
+                " AND EXISTS (SELECT 1 FROM document_text t WHERE t.document_id = d.id)", chunk).fetchall())
+        return found
+
+    def docid_texts(self, docids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """(text hash, text) of each active document with a text among ``docids`` (others
+        left out); the text as :meth:`find_document` gives it."""
+        found: dict[str, tuple[str, str]] = {}
+        for chunk in chunks(docids):
+            for docid, text_hash, text in self.conn.execute(
+                "SELECT d.docid, d.text_hash, t.text FROM documents d"
+                " JOIN document_text t ON t.document_id = d.id"
+                f" WHERE d.active = 1 AND d.docid IN ({placeholders(chunk)})", chunk):
+                found[docid] = (text_hash, text)
+        return found
+
     def passage_hashes(self, passage_ids: Sequence[int]) -> dict[int, tuple[str, str, str]]:
         """(passage_hash, source_hash, text_hash) of passages by id."""
         found: dict[int, tuple[str, str, str]] = {}
