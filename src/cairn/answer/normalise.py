@@ -114,6 +114,20 @@ def _day_range(m: re.Match[str]) -> str:
     return f"d{m.group('ym')}{d1:02d}{m.group('mid')}d{m.group('ym')}{m.group('d2')}"
 
 
+def range_first_days(text: str) -> frozenset[str]:
+    """The date tokens of the first days of the day ranges in ``text`` whose second day
+    is already a date token ("24–d20270425": d20270424), for text normalised to its own
+    length, where the range cannot be written out in place."""
+    if "d" not in text:
+        return frozenset()
+    out = set()
+    for m in _DAY_RANGE_RE.finditer(text):
+        d1, d2 = int(m.group("d1")), int(m.group("d2"))
+        if 1 <= d1 < d2:
+            out.add(f"d{m.group('ym')}{d1:02d}")
+    return frozenset(out)
+
+
 def _fitted(token: str, raw: str, keep_length: bool) -> str:
     if len(token) <= len(raw):
         return token.ljust(len(raw))
@@ -218,9 +232,12 @@ _KO_NATIVE = {
     "한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8,
     "아홉": 9, "열": 10, "스무": 20,
 }  # fmt: skip
+# Session 17: the teens and twenties ("열두 시간" is 12시간, "스물세 명" 23명).
+_KO_NATIVE.update({"열" + w: 10 + v for w, v in list(_KO_NATIVE.items()) if v < 10})
+_KO_NATIVE.update({"스물" + w: 20 + v for w, v in list(_KO_NATIVE.items()) if v < 10})
 _KO_COUNTERS = (
     "번", "대", "명", "개", "가지", "곳", "장", "권", "잔", "마리", "달", "살", "시간",
-    "차례", "회", "벌", "병", "통", "주",
+    "차례", "회", "벌", "병", "통", "주", "부",
 )  # fmt: skip
 _KO_NATIVE_RE = re.compile(
     r"(?<![가-힣\d])("
