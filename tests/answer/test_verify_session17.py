@@ -127,3 +127,53 @@ def test_korean_native_teens_and_copies() -> None:
 )
 def test_korean_native_neighbours_are_not_supported(claim: str) -> None:
     assert _verdict(claim, _KO) != "supported"
+
+
+# --- a Chinese/Japanese/Korean clock range with minutes says its half of the day once
+# (answer/clock_ranges.py)
+
+_ZH_CLOCK = "图书馆阅览室的开放时间为每天14:30—15:45。"
+
+
+def test_half_of_day_holds_for_the_second_minute_time() -> None:
+    assert _verdict("图书馆阅览室的开放时间为每天下午2:30至3:45。", _ZH_CLOCK) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "图书馆阅览室的开放时间为每天上午2:30至3:45。",  # the other half of the day
+        "图书馆阅览室的开放时间为每天下午2:30至4:45。",  # another end
+        "图书馆阅览室的开放时间为每天下午3:30至3:45。",  # another start
+    ],
+)
+def test_half_of_day_minute_neighbours_are_not_supported(claim: str) -> None:
+    assert _verdict(claim, _ZH_CLOCK) != "supported"
+
+
+# --- the year of a CJK range's end taken from its start (normalise.py)
+
+_JA_RANGE = "申込期間は2027年9月1日から10月15日までとする。"
+
+
+def test_yearless_range_end_takes_the_start_year() -> None:
+    assert _verdict("申込期間は2027/9/1から2027/10/15までとする。", _JA_RANGE) == "supported"
+    assert _verdict("申込期間は2027-09-01から2027-10-15までとする。", _JA_RANGE) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "申込期間は2027/9/1から2028/10/15までとする。",  # another year
+        "申込期間は2027/9/1から2027/11/15までとする。",  # another month
+        "申込期間は2027/9/1から2027/10/16までとする。",  # another day
+    ],
+)
+def test_yearless_range_end_neighbours_are_not_supported(claim: str) -> None:
+    assert _verdict(claim, _JA_RANGE) != "supported"
+
+
+def test_range_into_the_next_year_is_not_filled() -> None:
+    # "2027年12月1日から3月31日" ends in 2028, not in 2027: left as written.
+    ev = "申込期間は2027年12月1日から3月31日までとする。"
+    assert _verdict("申込期間は2027/12/1から2027/3/31までとする。", ev) != "supported"
