@@ -86,7 +86,6 @@ def test_three_quarters_of_is_75_percent(share: str) -> None:
 @pytest.mark.parametrize(
     "claim",
     [
-        "At least half of each bed must be planted with native species.",
         "At least a quarter of each bed must be planted with native species.",
         "About three-quarters of each bed must be planted with native species.",
         "At most three-quarters of each bed must be planted with native species.",
@@ -96,12 +95,14 @@ def test_share_neighbours_are_not_supported(claim: str) -> None:
     assert _verdict(claim, _SHARE) != "supported"
 
 
-def test_half_the_is_50_percent() -> None:
-    ev = "The council pays 50% of the repair cost."
-    assert _verdict("The council pays half the repair cost.", ev) == "supported"
-    assert _verdict("The council pays half of the repair cost.", ev) == "supported"
-    assert _verdict("The council pays about half the repair cost.", ev) != "supported"
-    assert _verdict("The council pays a quarter of the repair cost.", ev) != "supported"
+def test_half_is_left_as_written() -> None:
+    # "half the rent" and "half rent" (an article dropped) read alike; no 50% rule.
+    assert _verdict("Tenants pay half rent.", "Tenants pay half the rent.") == "supported"
+    assert spoken_quantities("half the repair cost") == "half the repair cost"
+
+
+def test_three_quarters_of_without_a_determiner() -> None:
+    assert spoken_quantities("three quarters of plot") == "75% of plot"
 
 
 def test_a_quarter_of_an_hour_stays_a_duration() -> None:

@@ -19,10 +19,10 @@ Exact equivalences only, applied to claim and evidence alike:
 * noon as a clock time (session 17): "at noon" = "at 12 noon" = "at midday" = "at 12:00"
   after a preposition of time ("by", "until", "from" ...); "midnight" is left alone (00:00
   or 24:00);
-* a half or quarter of a whole as a percentage (session 17): "three-quarters of each
-  plot" = "75% of each plot", "half the members" = "half of the members" = "50% of the
-  members", "a quarter of all sites" = "25% of all sites" (only before a determiner: "a
-  quarter of an hour" is a duration, above).
+* a quarter of a whole as a percentage (session 17): "three-quarters of each plot" =
+  "75% of each plot", "a quarter of all sites" = "25% of all sites" ("a quarter of an
+  hour" is a duration, above). Not "half": "half the rent" and "half rent" (an article
+  dropped) must stay alike, and "half" before a bare noun is no share of a whole.
 """
 
 from __future__ import annotations
@@ -71,11 +71,7 @@ _NOON_RE = re.compile(
     r"\b(at|by|until|till|before|after|from|to|between|and)\s+(?:12\s+)?(?:noon|midday)\b(?!-)",
     re.IGNORECASE,
 )
-_DETERMINERS = r"(?:the|each|every|all|its|their|this|that|these|those)"
-_SHARE_RE = re.compile(
-    r"\b(?:(a|one|three)[\s-]quarters?\s+of|(?:(?:a|one)[\s-])?half(?:\s+of)?)\s+(?=" + _DETERMINERS + r"\b)",
-    re.IGNORECASE,
-)
+_SHARE_RE = re.compile(r"\b(a|one|three)[\s-]quarters?\s+of\s+(?!an?\b)", re.IGNORECASE)
 
 
 def _share(m: re.Match[str]) -> str:
@@ -123,7 +119,7 @@ def spoken_quantities(text: str) -> str:
         text = _QUARTER_RE.sub(_quarter, text)
     if "quarter" in low or "half" in low:
         text = _PART_MORE_RE.sub(_part_more, _PART_OF_RE.sub(_part_of, text))
-    if "quarter" in low or "half" in low:
+    if "quarter" in low:
         text = _SHARE_RE.sub(_share, text)
     if "noon" in low or "midday" in low:
         text = _NOON_RE.sub(r"\1 12:00", text)
