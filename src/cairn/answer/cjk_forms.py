@@ -61,6 +61,7 @@ from cairn.answer.cjk_clauses import continuative_clauses
 from cairn.answer.cjk_durations import duration_words
 from cairn.answer.cjk_numerals import mixed_numerals
 from cairn.answer.cjk_restated import restated_forms, slash_dates, without_topic_after_ni
+from cairn.answer.clock_ranges import half_day_minute_ranges
 from cairn.answer.normalise import _cjk_value
 
 __all__ = ["canonical_cjk"]
@@ -587,7 +588,7 @@ def canonical_cjk(text: str) -> str:
     text = duration_words(mixed_numerals(text))  # session 16b: 2千5百円 = 2500円, 이틀 = 2天
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, _MAN_CHEON_RE.sub(_man_cheon, text)))
     text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
-    text = _HALF_DAY_RE.sub(_clock, _PART_RANGE_RE.sub(_part_range, text))
+    text = _HALF_DAY_RE.sub(_clock, half_day_minute_ranges(_PART_RANGE_RE.sub(_part_range, text)))
     text = _BARE_CLOCK_RE.sub(_bare_clock, _PART_OF_DAY_RE.sub(_part_of_day, text))
     text = _CLOCK_RANGE_RE.sub(_clock_range, text)
     if "~" in text:

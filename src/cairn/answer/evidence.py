@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
 from cairn.answer.contract import EvidenceSpan
-from cairn.answer.normalise import normalise_dates
+from cairn.answer.normalise import normalise_dates, range_first_days
 from cairn.text.sentences import clause_ranges, sentence_ranges
 from cairn.text.stem import light_stem
 from cairn.text.stopwords import CLAIM_STOPWORDS
@@ -194,6 +194,7 @@ def _analyse_clause(
 ) -> _Clause:
     body = _clean(text[start:end])
     toks = tuple(tokenize(body))
+    context |= range_first_days(body)  # "24–25 April 2027" holds 24 April too (session 17)
     return _Clause(
         start=start,
         end=end,

@@ -114,6 +114,46 @@ def _day_range(m: re.Match[str]) -> str:
     return f"d{m.group('ym')}{d1:02d}{m.group('mid')}d{m.group('ym')}{m.group('d2')}"
 
 
+#: A CJK range whose end leaves the year out ("2027年5月10日から6月30日"): the end is in
+#: the start's year when it falls after the start in that year (session 17); an end on or
+#: before the start (a range into the next year) stays as written.
+_YEARLESS_END_RE = re.compile(
+    r"d(?P<y>\d{4})(?P<m1>\d{2})(?P<d1>\d{2})(?P<mid>\s*(?:から|至|到|~|～|〜|-|–|—|부터)\s*)"
+    r"(?P<m>\d{1,2})\s?[月월]\s?(?P<d>\d{1,2})\s?[日号일]"
+)
+
+
+def _yearless_end(m: re.Match[str]) -> str | None:
+    mo, d = int(m.group("m")), int(m.group("d"))
+    if not (1 <= mo <= 12 and 1 <= d <= 31) or (mo, d) <= (int(m.group("m1")), int(m.group("d1"))):
+        return None
+    return f"d{m.group('y')}{mo:02d}{d:02d}"
+
+
+def _fill_yearless_end(m: re.Match[str]) -> str:
+    token = _yearless_end(m)
+    return m.group() if token is None else f"d{m.group('y')}{m.group('m1')}{m.group('d1')}{m.group('mid')}{token}"
+
+
+def range_first_days(text: str) -> frozenset[str]:
+    """The date tokens of the first days of the day ranges in ``text`` whose second day
+    is already a date token ("24–d20270425": d20270424), and of the yearless ends of
+    ranges ("d20270510から6月30日": d20270630), for text normalised to its own length,
+    where the range cannot be written out in place."""
+    if "d" not in text:
+        return frozenset()
+    out = set()
+    for m in _DAY_RANGE_RE.finditer(text):
+        d1, d2 = int(m.group("d1")), int(m.group("d2"))
+        if 1 <= d1 < d2:
+            out.add(f"d{m.group('ym')}{d1:02d}")
+    for m in _YEARLESS_END_RE.finditer(text):
+        token = _yearless_end(m)
+        if token is not None:
+            out.add(token)
+    return frozenset(out)
+
+
 def _fitted(token: str, raw: str, keep_length: bool) -> str:
     if len(token) <= len(raw):
         return token.ljust(len(raw))
@@ -168,6 +208,8 @@ def normalise_dates(text: str, *, keep_length: bool = True) -> str:
         text = rx.sub(repl_month, text)
     if not keep_length:
         text = _DAY_RANGE_RE.sub(_day_range, text)  # longer than written: claims only
+        if "d" in text:
+            text = _YEARLESS_END_RE.sub(_fill_yearless_end, text)
     return text
 
 
@@ -218,9 +260,12 @@ _KO_NATIVE = {
     "한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8,
     "아홉": 9, "열": 10, "스무": 20,
 }  # fmt: skip
+# Session 17: the teens and twenties ("열두 시간" is 12시간, "스물세 명" 23명).
+_KO_NATIVE.update({"열" + w: 10 + v for w, v in list(_KO_NATIVE.items()) if v < 10})
+_KO_NATIVE.update({"스물" + w: 20 + v for w, v in list(_KO_NATIVE.items()) if v < 10})
 _KO_COUNTERS = (
     "번", "대", "명", "개", "가지", "곳", "장", "권", "잔", "마리", "달", "살", "시간",
-    "차례", "회", "벌", "병", "통", "주",
+    "차례", "회", "벌", "병", "통", "주", "부",
 )  # fmt: skip
 _KO_NATIVE_RE = re.compile(
     r"(?<![가-힣\d])("

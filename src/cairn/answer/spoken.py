@@ -15,7 +15,14 @@ Exact equivalences only, applied to claim and evidence alike:
 * a half or quarter of a measure (session 11): "a quarter of a litre" = 0.25 litres =
   250 ml, "half a kilogram" = 0.5 kilograms, "three quarters of a mile" = 0.75 miles;
   and a quarter or half more of something: "a quarter extra time" = "25% extra time",
-  "half more" = "50% more". No thirds: a third has no exact decimal.
+  "half more" = "50% more". No thirds: a third has no exact decimal;
+* noon as a clock time (session 17): "at noon" = "at 12 noon" = "at midday" = "at 12:00"
+  after a preposition of time ("by", "until", "from" ...); "midnight" is left alone (00:00
+  or 24:00);
+* a quarter of a whole as a percentage (session 17): "three-quarters of each plot" =
+  "75% of each plot", "a quarter of all sites" = "25% of all sites" ("a quarter of an
+  hour" is a duration, above). Not "half": "half the rent" and "half rent" (an article
+  dropped) must stay alike, and "half" before a bare noun is no share of a whole.
 """
 
 from __future__ import annotations
@@ -60,6 +67,17 @@ _ONCE_RE = re.compile(
 _DOT_CLOCK_RE = re.compile(r"\b(1[0-2]|0?[1-9])\.([0-5]\d)(\s?[ap]\.?m\.?)(?![a-z])", re.IGNORECASE)
 
 
+_NOON_RE = re.compile(
+    r"\b(at|by|until|till|before|after|from|to|between|and)\s+(?:12\s+)?(?:noon|midday)\b(?!-)",
+    re.IGNORECASE,
+)
+_SHARE_RE = re.compile(r"\b(a|one|three)[\s-]quarters?\s+of\s+(?!an?\b)", re.IGNORECASE)
+
+
+def _share(m: re.Match[str]) -> str:
+    return f"{int(float(_part(m)) * 100)}% of "
+
+
 _FORTNIGHTLY_RE = re.compile(r"\bfortnightly\b", re.IGNORECASE)
 _FORTNIGHTS_RE = re.compile(r"\b(\d+)\s+fortnights\b", re.IGNORECASE)
 _FORTNIGHT_RE = re.compile(r"\b(?:(?:a|one)\s+)?fortnight\b(?!s)", re.IGNORECASE)
@@ -101,6 +119,10 @@ def spoken_quantities(text: str) -> str:
         text = _QUARTER_RE.sub(_quarter, text)
     if "quarter" in low or "half" in low:
         text = _PART_MORE_RE.sub(_part_more, _PART_OF_RE.sub(_part_of, text))
+    if "quarter" in low:
+        text = _SHARE_RE.sub(_share, text)
+    if "noon" in low or "midday" in low:
+        text = _NOON_RE.sub(r"\1 12:00", text)
     if "twice" in low or "thrice" in low:
         text = _TIMES_RE.sub(lambda m: _TIMES[m.group(1).lower()], text)
     if "once" in low:

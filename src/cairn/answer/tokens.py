@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from cairn.answer.cjk_forms import canonical_cjk, western_forms
+from cairn.answer.day_pairs import consecutive_day_pairs
 from cairn.answer.glued import glued_pieces
 from cairn.answer.inflect import expand_contractions, word_stem
 from cairn.answer.normalise import (
@@ -478,6 +479,8 @@ def account_tokens(text: str) -> tuple[AccountToken, ...]:
         _cjk_tokens(text, out)
     else:
         _latin_tokens(text, out)
+        if "and" in text:
+            out = consecutive_day_pairs(out)
         return _label_letters(_every_unit(with_rates(tuple(_one_period(out)), AccountToken)))
     return tuple(out)
 
