@@ -449,17 +449,29 @@ def episodic(claim: list[AccountToken]) -> bool:
 #: CJK words that make what comes right before them an exception ("X以外的Y": every Y but
 #: X; "X 외의 Y"; "X를 제외한"): a claim that stops right before one states the opposite.
 _CJK_EXCEPTIONS = ("以外", "之外", "除外", "외에", "외의", "외는", "외엔", "제외")
+#: What a Japanese predicate's tail adds to the verb it follows: possibility or frequency
+#: (ことがある, 場合がある, かもしれない, 可能性, おそれ), ability (ことができる), need
+#: (必要がある), a plan or expectation (予定, 見込み, はず, つもり), obligation (べき),
+#: a negation of the whole (ことはない, とは限らない, わけではない) and hearsay or inference
+#: (でしょう, だろう, ようだ, そうだ, らしい). A claim cut right before one states more
+#: than the evidence ("対象となります" from "対象となることがあります": may → is).
+_JA_PREDICATE_TAILS = (
+    "ことがあ", "こともあ", "ことはな", "ことができ", "場合があ", "場合もあ", "かもしれ",
+    "可能性", "おそれ", "恐れ", "予定", "見込", "はず", "べき", "必要があ", "必要はな",
+    "つもり", "とは限", "わけではな", "でしょう", "だろう", "ようだ", "そうだ", "らしい",
+)
 
 
 def _cjk_exception(ev: tuple[AccountToken, ...], hi: int) -> str | None:
-    """The exception word the evidence puts right after the copied CJK part, if any:
-    "比赛中禁止使用耳机以外的任何电子设备" does not account "比赛中禁止使用耳机"."""
+    """The exception word or predicate tail the evidence puts right after the copied CJK
+    part, if any: "比赛中禁止使用耳机以外的任何电子设备" does not account "比赛中禁止使用耳机",
+    nor "対象となることがある" "対象となる"."""
     if ev[hi].kind != "c":
         return None
     following = ""
-    for t in ev[hi + 1:hi + 3]:
+    for t in ev[hi + 1:hi + 6]:
         if t.kind != "c":
             break
         following += t.text
-    word = next((w for w in _CJK_EXCEPTIONS if following.startswith(w)), None)
+    word = next((w for w in _CJK_EXCEPTIONS + _JA_PREDICATE_TAILS if following.startswith(w)), None)
     return f"{ev[hi].text}{word}…" if word else None
