@@ -104,7 +104,8 @@ def test_a_count_per_day_above_one_is_no_interval() -> None:
     assert frequency_intervals("Take it three times a day.") == "Take it three times a day."
     assert _verdict("Take one capsule three times a day.", "Take one capsule every 8 hours.") != "supported"
     assert _verdict("Take one capsule every 8 hours.", "Take one capsule three times a day.") != "supported"
-    assert _verdict("Water the seedlings once a day.", "Water the seedlings every day.") == "supported"
+    # "once a day" is left as written too: a dose before it would be read as a rate.
+    assert frequency_intervals("Take 2 tablets one time a day.") == "Take 2 tablets one time a day."
 
 
 def test_counts_that_do_not_divide_stay() -> None:
@@ -134,3 +135,124 @@ def test_number_words_with_a_half() -> None:
     assert _verdict("The workshop lasts three and a half hours.", ev) == "supported"
     assert _verdict("The workshop lasts two and a half hours.", ev) != "supported"
     assert _verdict("The workshop lasts three hours.", ev) != "supported"
+
+
+# --- a none cell read as "no <column>" (answer/table_none.py)
+
+_COURSES = """| course | minimum age | practice sessions | field trips | fee |
+|---|---|---|---|---|
+| Intro Map Reading | 10 years | 1 | 0 | £40 |
+| Night Navigation | 16 years | 0 | 3 | £85 |
+| Winter Skills | 18 years | 2 | 2 | £120 |"""
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Night Navigation has no practice sessions.",
+        "Night Navigation has no practice sessions and 3 field trips.",
+        "Intro Map Reading has 1 practice session and no field trips.",
+        "Night Navigation, with no practice sessions, costs £85.",
+    ],
+)
+def test_no_column_reads_a_zero_cell(claim: str) -> None:
+    assert _verdict(claim, _COURSES) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Night Navigation has 3 practice sessions and no field trips.",  # "no" on the other column
+        "Night Navigation has no field trips.",  # another column's cell is 3
+        "Winter Skills has no practice sessions.",  # another row
+        "Intro Map Reading has no practice sessions.",  # its cell is 1
+        "Night Navigation has no fee.",  # a column that is not none
+        "Night Navigation has practice sessions.",  # the none cell read without its "no"
+        "Night Navigation has no £85 fee and practice sessions.",
+    ],
+)
+def test_no_column_keeps_its_row_and_column(claim: str) -> None:
+    assert _verdict(claim, _COURSES) != "supported"
+
+
+_PENALTIES = """| Offence | Fine | Ban |
+|---|---|---|
+| Late return | £15 | none |
+| Lost card | £30 | 1 month |"""
+
+
+def test_no_column_reads_a_none_cell() -> None:
+    assert _verdict("Late return is fined £15, with no ban.", _PENALTIES) == "supported"
+    assert _verdict("Lost card is fined £30, with no ban.", _PENALTIES) != "supported"
+    assert _verdict("Late return is fined £15, with a ban.", _PENALTIES) != "supported"
+    assert _verdict("Late return is fined no £15, with ban.", _PENALTIES) != "supported"
+    assert _verdict("Late return is fined £30, with no ban.", _PENALTIES) != "supported"
+
+
+def test_not_applicable_is_no_none() -> None:
+    table = "| Unit | Model | Firmware |\n|---|---|---|\n| Pump P1 | Flowmax 20 | n/a |"
+    assert _verdict("Pump P1 is a Flowmax 20 with no firmware.", table) != "supported"
+
+
+# --- a plural weekday for an undated weekday cell (answer/table_days.py)
+
+_PACKAGES = """| package | days | guests | price |
+|---|---|---|---|
+| Garden Party | Sunday | 60 | £2,400 |
+| Weekend Long | Friday or Saturday | 90 | £3,900 |
+| Midweek | Monday to Thursday | 60 | £1,800 |"""
+
+
+def test_plural_weekday_reads_the_weekday_cell() -> None:
+    assert _verdict("The Garden Party package is for Sundays and costs £2,400.", _PACKAGES) == "supported"
+    assert _verdict("On Sundays the Garden Party package takes 60 guests.", _PACKAGES) != "supported"  # "takes"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The Garden Party package is for Saturdays and costs £2,400.",  # another day
+        "The Weekend Long package is for Sundays and costs £3,900.",  # another row's day
+        "The Garden Party package is for Sundays and costs £3,900.",  # another row's price
+        "The Midweek package is for Fridays and costs £1,800.",
+    ],
+)
+def test_other_weekdays_are_not_read(claim: str) -> None:
+    assert _verdict(claim, _PACKAGES) != "supported"
+
+
+def test_a_dated_weekday_is_one_day() -> None:
+    sheet = "| Day | Date | Scene |\n|---|---|---|\n| 3 | Tuesday 4 May 2027 | Scene 12 on the pier |"
+    assert _verdict("On Tuesday 4 May 2027 scene 12 is on the pier.", sheet) == "supported"
+    assert _verdict("On Tuesdays scene 12 is on the pier.", sheet) != "supported"
+
+
+def test_prose_keeps_the_plural() -> None:
+    assert _verdict("The market opens on Saturdays.", "The market opens on Saturday 6 June.") != "supported"
+
+
+# --- "is given" in a row of what is given (answer/table_rows.py)
+
+_DOSES = """| Medicine | Dose | Interval | Duration |
+|---|---|---|---|
+| Amoxicillin 250 mg tablets | 2 tablets | every 8 hours | 5 days |
+| Meloxicam 1.5 mg/ml | 0.5 ml | every 24 hours | 14 days |"""
+
+
+def test_given_reads_a_dosing_row() -> None:
+    claim = "Amoxicillin 250 mg tablets are given as 2 tablets every 8 hours for 5 days."
+    assert _verdict(claim, _DOSES) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Amoxicillin 250 mg tablets are given as 2 tablets every 24 hours for 5 days.",  # another row
+        "Amoxicillin 250 mg tablets are given as 0.5 ml every 8 hours for 5 days.",
+        "Amoxicillin 250 mg tablets are given as 2 tablets every 8 hours for 14 days.",
+        "Amoxicillin 250 mg tablets are not given as 2 tablets every 8 hours for 5 days.",
+        "Amoxicillin 250 mg tablets are given as 5 tablets every 8 hours for 2 days.",  # cells swapped
+    ],
+)
+def test_given_keeps_the_row(claim: str) -> None:
+    assert _verdict(claim, _DOSES) != "supported"

@@ -10,7 +10,9 @@ calendar unit (a year into 12 months, an hour into 60 minutes, a week into 7 day
 a count that does not divide it stays as written ("twice a week" is no whole number of
 days; "twice a month" no whole number of anything). Not the day: "three times a day" is
 not "every 8 hours" (a dose taken with meals is not an 8-hour interval, pharmacy tells
-"t.d.s." from "q8h"), so only "once a day" = "every day" is read. Nothing is read after
+"t.d.s." from "q8h"), and "once a day" is left too: a dose ("2 tablets once daily") read
+as "2 tablets every day" is a rate, which a table row giving the dose and the frequency in
+two cells does not state as one. Nothing is read after
 "at least", "at most", "up to" or "no more than" ("at least once a week" is no
 interval, and "every week" after "at least" would say something else).
 """
@@ -52,6 +54,8 @@ def _interval(m: re.Match[str]) -> str:
     raw = m.group("n").lower()
     n = int(raw) if raw.isdigit() else _COUNTS[raw]
     period = (m.group("period") or _ADVERB_PERIOD[m.group("adverb").lower()]).lower()
+    if period == "day":
+        return m.group(0)
     if n == 1:
         return f"every {period}"
     split = _SPLIT[period]

@@ -10,7 +10,9 @@ from collections.abc import Sequence
 
 from cairn.answer.cjk_table import cjk_cell_read, cjk_named_columns, cjk_negation_elsewhere
 from cairn.answer.table_columns import unread_column
+from cairn.answer.table_days import weekday_singulars
 from cairn.answer.table_headers import header_derived
+from cairn.answer.table_none import unpaired_none
 from cairn.answer.table_polarity import negative_cell_read
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
@@ -82,11 +84,12 @@ def _ko_row_particle(m: re.Match[str]) -> str:
     return p
 
 
-def table_claim(claim_text: str) -> str:
+def table_claim(claim_text: str, reading: str = "") -> str:
     """The claim as a table row reads it: without a CJK "this product" subject, and
     without the Korean particles, copula and "에 있다" or the Japanese range end "まで"
-    of a row reading."""
-    text = _CJK_THIS_PRODUCT_RE.sub("", claim_text, count=1)
+    of a row reading; given the row's ``reading``, with a plural weekday of an undated
+    weekday cell in the singular (:mod:`cairn.answer.table_days`)."""
+    text = _CJK_THIS_PRODUCT_RE.sub("", weekday_singulars(claim_text, reading), count=1)
     if re.search("[가-힣]", text):
         text = _KO_ROW_AT_RE.sub(" 위치", text)  # "is at" names the location column
         text = _KO_ROW_COPULA_RE.sub("", _KO_ROW_PARTICLE_RE.sub(_ko_row_particle, text))
@@ -141,12 +144,27 @@ def _have_verbs(claim: list[AccountToken]) -> set[int]:
     }
 
 
+def _given(claim: list[AccountToken]) -> set[int]:
+    """Session 18b: positions of a passive "is/are/was/were given" (and an "as" right
+    before a number: "are given as 3 capsules"): a row of what is given (a vaccine, a dose,
+    a medicine) read as a sentence. The passive says only that the row's thing is given
+    (or its subject receives it); active "gets"/"gives X to" keep their direction."""
+    out: set[int] = set()
+    for i in range(1, len(claim)):
+        t = claim[i]
+        if t.kind == "w" and t.key == "given" and claim[i - 1].key in ("be:present", "be:past"):
+            out.add(i)
+            if i + 2 < len(claim) and claim[i + 1].key == "as" and claim[i + 2].kind == "n":
+                out.add(i + 1)
+    return out
+
+
 def _measure_verbs(claim: list[AccountToken], reading: str = "", heading: str = "") -> set[int]:
     """Positions of the claim's measure verbs and their prepositions ("runs at",
     "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``), and
     of the "from"/"to" a claim puts before a value of the row (see ``_route_words``)."""
     out: set[int] = _route_words(claim, reading) | header_derived(claim, reading, heading) if reading else set()
-    out |= _have_verbs(claim)
+    out |= _have_verbs(claim) | _given(claim)
     for i, t in enumerate(claim):
         dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
         if dims is None:
@@ -213,6 +231,9 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     negation = cjk_negation_elsewhere(claim, cells)  # session 11: 不为 is not 不提供's 不
     if negation:
         return negation
+    unpaired = unpaired_none(claim, reading)  # session 18b: "no" before its none column
+    if unpaired:
+        return unpaired
     unread = unread_column(heads, cells, claim)  # session 13: "the area ... is £30" (the rent)
     if unread:
         return unread
