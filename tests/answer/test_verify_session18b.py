@@ -256,3 +256,75 @@ def test_given_reads_a_dosing_row() -> None:
 )
 def test_given_keeps_the_row(claim: str) -> None:
     assert _verdict(claim, _DOSES) != "supported"
+
+
+# --- "or" between two amounts per period; "runs from"/"runs every" (answer/table_rows.py)
+
+_HIRE = """| item | per day | per week | deposit |
+|---|---|---|---|
+| kayak | £30 | £150 | £200 |
+| paddle board | £20 | £90 | £100 |"""
+
+
+def test_or_between_two_rates_of_the_row() -> None:
+    assert _verdict("A kayak costs £30 a day or £150 a week.", _HIRE) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "A kayak costs £150 a day or £30 a week.",  # the periods swapped
+        "A kayak costs £30 a day or £90 a week.",  # another row's weekly price
+        "A kayak costs £30 a day or £200 a week.",  # the deposit as a weekly price
+        "A kayak costs £30 a day or £200.",  # the deposit
+        "A paddle board costs £30 a day or £150 a week.",  # another row
+    ],
+)
+def test_or_between_rates_keeps_rows_and_columns(claim: str) -> None:
+    assert _verdict(claim, _HIRE) != "supported"
+
+
+_BANDS = """| Band | Hours | Rate |
+|---|---|---|
+| Night | 00:00 to 06:00 | 11.5 p/kWh |
+| Evening | 17:00 to 20:00 | 31.0 p/kWh |"""
+
+
+def test_runs_from_reads_a_span_of_hours() -> None:
+    assert _verdict("The evening band runs from 17:00 to 20:00.", _BANDS) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The evening band runs from 00:00 to 06:00.",  # another row's hours
+        "The night band runs from 17:00 to 20:00.",
+        "The evening band runs from 20:00 to 17:00.",  # ends swapped
+        "The evening band runs from 17:00 to 21:00.",
+    ],
+)
+def test_runs_from_keeps_the_row(claim: str) -> None:
+    assert _verdict(claim, _BANDS) != "supported"
+
+
+_ROUTES = """| route | weekday frequency | Sunday frequency |
+|---|---|---|
+| 4 Harbour loop | every 15 minutes | every 30 minutes |
+| 9 Hill circular | every 40 minutes | no service |"""
+
+
+def test_runs_every_reads_a_frequency_cell() -> None:
+    assert _verdict("The 4 Harbour loop runs every 15 minutes on weekdays.", _ROUTES) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The 4 Harbour loop runs every 30 minutes on weekdays.",  # the Sunday cell
+        "The 4 Harbour loop is every 30 minutes on weekdays.",  # the Sunday cell (held before)
+        "The 4 Harbour loop runs every 40 minutes on weekdays.",  # another row
+        "The 9 Hill circular runs every 40 minutes on Sundays.",  # no Sunday service
+    ],
+)
+def test_runs_every_keeps_row_and_column(claim: str) -> None:
+    assert _verdict(claim, _ROUTES) != "supported"

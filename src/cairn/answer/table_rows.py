@@ -164,16 +164,49 @@ def _measure_verbs(claim: list[AccountToken], reading: str = "", heading: str = 
     "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``), and
     of the "from"/"to" a claim puts before a value of the row (see ``_route_words``)."""
     out: set[int] = _route_words(claim, reading) | header_derived(claim, reading, heading) if reading else set()
-    out |= _have_verbs(claim) | _given(claim)
+    out |= _have_verbs(claim) | _given(claim) | _rate_alternatives(claim)
     for i, t in enumerate(claim):
         dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
         if dims is None:
+            continue
+        if t.stem in ("run", "ran") and i + 2 < len(claim) and _runs_span(claim[i + 1], claim[i + 2]):
+            out.add(i)  # session 18b: "runs from 16:00 ...", "runs every 20 minutes"
             continue
         j = i + 1
         if j < len(claim) and claim[j].kind == "w" and claim[j].key in ("at", "for"):
             j += 1
         if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
             out.update(range(i, j))
+    return out
+
+
+def _runs_span(prep: AccountToken, value: AccountToken) -> bool:
+    """"runs from <clock time>" (a span of hours: "| Peak | 16:00 to 19:00 |") or "runs
+    every <duration>" (a service interval): "run" says only that the row's thing holds
+    over that span or at that interval."""
+    return (prep.key == "from" and value.key.startswith("clock:")) or (
+        prep.key == "every" and value.key.startswith("q:time:")
+    )
+
+
+def _rate_alternatives(claim: list[AccountToken]) -> set[int]:
+    """Session 18b: positions of an "or" between two amounts per period of one currency
+    ("costs £25 a day or £110 a week"): two cells of the row, a price by the day or by the
+    week. Each amount is still bound to its own cell by ``_table_binding``; an "or"
+    between anything else stays unaccounted."""
+    out: set[int] = set()
+    for i in range(2, len(claim) - 1):
+        if claim[i].kind != "w" or claim[i].key != "or" or not claim[i - 1].key.startswith("per:"):
+            continue
+        a, b = claim[i - 2], claim[i + 1]
+        if (
+            a.kind == b.kind == "n"
+            and a.key.startswith("q:cur")
+            and "/" in a.key.split(":", 2)[1]
+            and a.key.rsplit(":", 1)[0] == b.key.rsplit(":", 1)[0]
+            and a.key != b.key
+        ):
+            out.add(i)
     return out
 
 
@@ -289,16 +322,44 @@ def _other_column(
     """The quantity ``t`` is read from the cell at ``at``, but the claim names another
     column (not the first) holding a quantity of the same dimension, and not this one:
     "512 GB of RAM" read from the Storage cell of a row with a RAM cell."""
-    if at == 0 or not t.key.startswith("q:") or _names_row(heads[at], claim):
+    if at == 0 or not t.key.startswith("q:"):
         return False
     dim = t.key.rsplit(":", 1)[0]
-    return any(
-        k not in (0, at)
-        and heads[k].strip()
-        and any(e.kind == "n" and e.key.rsplit(":", 1)[0] == dim for e in cells[k])
-        and _names_row(heads[k], claim)
-        for k in range(len(heads))
-    )
+    named_at = _names_row(heads[at], claim)
+    for k in range(1, len(heads)):
+        if k == at or not heads[k].strip():
+            continue
+        if not any(e.kind == "n" and e.key.rsplit(":", 1)[0] == dim for e in cells[k]):
+            continue
+        if _names_row(heads[k], claim) and not named_at:
+            return True
+        # Session 18b: the words that tell column k from this one ("weekday" of "weekday
+        # frequency" against "Sunday frequency"), all in the claim and none of this
+        # column's own: "runs every 30 minutes on weekdays" is not the Sunday cell.
+        own, other = _distinct(heads[k], heads[at]), _distinct(heads[at], heads[k])
+        if own and other and _all_said(own, claim) and not any(_said(e, claim) for e in other):
+            return True
+    return False
+
+
+def _said(e: AccountToken, claim: Sequence[AccountToken]) -> bool:
+    """The header word ``e`` is in the claim, or its plural ("Sundays" for "Sunday")."""
+    low = e.text.lower()
+    return any(_same(c, e) or c.text.lower() in (low, low + "s") for c in claim)
+
+
+def _distinct(head: str, other: str) -> list[AccountToken]:
+    """The words of ``head`` (fillers aside) that ``other`` does not have."""
+    theirs = account_tokens(other)
+    return [
+        e
+        for e in account_tokens(head)
+        if e.kind in ("w", "c", "n") and e.key not in _LABEL_FILLER and not any(_same(e, x) for x in theirs)
+    ]
+
+
+def _all_said(words: Sequence[AccountToken], claim: Sequence[AccountToken]) -> bool:
+    return all(_said(e, claim) for e in words)
 
 
 _REQUIRED_RE = re.compile(r"\[([^\[\]]*)\]")
