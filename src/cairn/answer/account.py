@@ -417,7 +417,7 @@ def _account(
     """
     if table:
         # "本产品净重为8.5 kg" reads the 净重 row of the product's own parameter table.
-        claim_text = table_claim(claim_text)
+        claim_text = table_claim(claim_text, evidence_text)
     claim_all = [
         t for t in account_tokens(claim_text) if not (t.kind == "w" and t.key in _ARTICLES)
     ]

@@ -294,13 +294,21 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
         title = next((h for pos, h in reversed(headings) if pos < a), "")
         context = frozenset(_canon(t.stem) for t in tokenize(title + " " + head) if _is_content(t))
         row = _required_aside(body, shared.get(head, ()))
-        for reading in dict.fromkeys((_table_reading(head, row), _table_reading(head, row, rates=True))):
+        plain = _table_reading(head, row)
+        # Session 18b: a none cell also read "no <header>" (answer/table_none.py).
+        for reading in dict.fromkeys((plain, _table_reading(head, row, rates=True), _none_reading(plain))):
             # Session 10: a row also read with the rate its label or column names
             # ("standing charge (per year) | £46.80" = "£46.80 a year"), as a unit of its own
             # so the amount as written still reads.
             units.append(_unit(index, span.evidence_id, a, b, body, (_analyse_clause(text, a, b, context),),
                                reading, _heading(headings, a), table=True))
     return units
+
+
+def _none_reading(reading: str) -> str:
+    from cairn.answer.table_none import none_reading  # tokens imports nothing from here
+
+    return none_reading(reading)
 
 
 _ASIDE_RE = re.compile(r"[(（]([^()（）]*)[)）]")

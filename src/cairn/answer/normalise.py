@@ -352,6 +352,10 @@ _UNIT_TABLE: dict[str, tuple[str, Fraction]] = {
     "microlitre": ("volume", _U(1, 10**6)), "microlitres": ("volume", _U(1, 10**6)),
     "microliter": ("volume", _U(1, 10**6)), "microliters": ("volume", _U(1, 10**6)),
     "cl": ("volume", _U(1, 100)), "dl": ("volume", _U(1, 10)),
+    # Session 18b: hectolitres ("20 hectolitres" = "2,000 litres").
+    "hl": ("volume", _U(100)), "hectolitre": ("volume", _U(100)),
+    "hectolitres": ("volume", _U(100)), "hectoliter": ("volume", _U(100)),
+    "hectoliters": ("volume", _U(100)),
     "m3": ("volume", _U(1000)), "m³": ("volume", _U(1000)),
     # Pressure in pascals (session 11: "2.06 kPa" = "20.6 mbar"); no bare "pa" ("£30k pa"
     # is per annum), no "MPa" (lower-cased it is "mpa", a millipascal's spelling too).
@@ -360,7 +364,13 @@ _UNIT_TABLE: dict[str, tuple[str, Fraction]] = {
     "hpa": ("pressure", _U(100)), "kpa": ("pressure", _U(1000)),
     "kw": ("power", _U(1000)), "w": ("power", _U(1)),
     "watt": ("power", _U(1)), "watts": ("power", _U(1)), "kilowatt": ("power", _U(1000)),
-    "kilowatts": ("power", _U(1000)), "wh": ("energy", _U(1)), "kwh": ("energy", _U(1000)),
+    "kilowatts": ("power", _U(1000)),
+    # Session 18b: megawatts ("1.2 MW" = "1,200 kW"; lower-cased like "mwh" below, so a
+    # milliwatt "mW" reads as a megawatt as it already read as the same word), and peak
+    # power of a solar array in its own dimension ("5.16 kWp" = "5,160 Wp", never "kW").
+    "mw": ("power", _U(10**6)), "megawatt": ("power", _U(10**6)),
+    "megawatts": ("power", _U(10**6)), "wp": ("peakpower", _U(1)),
+    "kwp": ("peakpower", _U(1000)), "mwp": ("peakpower", _U(10**6)), "wh": ("energy", _U(1)), "kwh": ("energy", _U(1000)),
     "mwh": ("energy", _U(10**6)), "gwh": ("energy", _U(10**9)),  # session 7b
     "hz": ("frequency", _U(1)), "khz": ("frequency", _U(1000)),
     "mhz": ("frequency", _U(10**6)), "ghz": ("frequency", _U(10**9)),

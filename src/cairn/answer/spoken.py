@@ -5,10 +5,13 @@ Exact equivalences only, applied to claim and evidence alike:
 * a fraction of a time unit: "half an hour" = "a half hour" = "a half-hour" = 30
   minutes, "a quarter of an hour" = "a quarter-hour" = 15 minutes, "three quarters of an
   hour" = 45 minutes, "half a day" = 12 hours, "half a year" = 6 months, "a quarter of a
-  year" = 3 months, "2 and a half hours" = 2.5 hours;
+  year" = 3 months, "2 and a half hours" = 2.5 hours ("two and a half hours" and "an hour
+  and a half" too, session 18b);
 * a count of times: "once a day" = "one time a day", "twice" = "two times", "thrice" =
   "three times" ("once" alone is also the conjunction, "once the form is signed": only
-  before a period or "more");
+  before a period or "more"); and a count that divides its period exactly as an interval
+  (session 18b, :mod:`cairn.answer.frequencies`): "once a week" = "every week", "twice a
+  year" = "every 6 months";
 * a clock time written with a dot and am/pm: "5.30 pm" = 17:30;
 * a fortnight: "every fortnight" = "fortnightly" = every 2 weeks, "a fortnight" = 2
   weeks, "3 fortnights" = 6 weeks (session 8);
@@ -28,6 +31,8 @@ Exact equivalences only, applied to claim and evidence alike:
 from __future__ import annotations
 
 import re
+
+from cairn.answer.frequencies import frequency_intervals
 
 __all__ = ["spoken_quantities"]
 
@@ -50,8 +55,21 @@ _QUARTER_OF = {
     "year": ("3 months", "9 months"),
 }
 _AND_A_HALF_RE = re.compile(
-    r"\b(\d+)\s+and\s+a\s+half\s+(minutes|hours|days|weeks|months|years)\b", re.IGNORECASE
+    r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+and\s+a\s+half\s+"
+    r"(minutes|hours|days|weeks|months|years)\b",
+    re.IGNORECASE,
 )
+_WORD_COUNTS = {w: str(i) for i, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"])}
+#: Session 18b: "an hour and a half" = "1.5 hours", "a day and a half" = "1.5 days".
+_UNIT_AND_A_HALF_RE = re.compile(
+    r"\b(?:an?|one)\s+(minute|hour|day|week|month|year)\s+and\s+a\s+half\b", re.IGNORECASE
+)
+
+
+def _and_a_half(m: re.Match[str]) -> str:
+    n = m.group(1).lower()
+    return f"{_WORD_COUNTS.get(n, n)}.5 {m.group(2)}"
 _MEASURES = r"(litre|liter|metre|meter|kilogram|kilometre|kilometer|gram|tonne|mile)"
 _PART_OF_RE = re.compile(
     r"\b(?:(a|one|three)\s+quarters?\s+of|(?:(?:a|one)\s+)?half(?:\s+of)?)\s+an?\s+" + _MEASURES + r"\b(?!s)",
@@ -113,7 +131,8 @@ def spoken_quantities(text: str) -> str:
     """``text`` with the spoken quantities above written as numbers."""
     low = text.lower()
     if "half" in low:
-        text = _AND_A_HALF_RE.sub(r"\1.5 \2", text)
+        text = _AND_A_HALF_RE.sub(_and_a_half, text)
+        text = _UNIT_AND_A_HALF_RE.sub(lambda m: f"1.5 {m.group(1)}s", text)
         text = _HALF_RE.sub(lambda m: _HALF_OF[m.group(1).lower()], text)
     if "quarter" in low:
         text = _QUARTER_RE.sub(_quarter, text)
@@ -127,6 +146,8 @@ def spoken_quantities(text: str) -> str:
         text = _TIMES_RE.sub(lambda m: _TIMES[m.group(1).lower()], text)
     if "once" in low:
         text = _ONCE_RE.sub("one time", text)
+    if "once" in low or "twice" in low or "thrice" in low or "times" in low:
+        text = frequency_intervals(text)  # session 18b: "twice a year" = "every 6 months"
     if "fortnight" in low:
         text = _fortnights(text)
     if "m" in low and "." in text:

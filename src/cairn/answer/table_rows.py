@@ -10,7 +10,9 @@ from collections.abc import Sequence
 
 from cairn.answer.cjk_table import cjk_cell_read, cjk_named_columns, cjk_negation_elsewhere
 from cairn.answer.table_columns import unread_column
+from cairn.answer.table_days import weekday_singulars
 from cairn.answer.table_headers import header_derived
+from cairn.answer.table_none import unpaired_none
 from cairn.answer.table_polarity import negative_cell_read
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
@@ -82,11 +84,12 @@ def _ko_row_particle(m: re.Match[str]) -> str:
     return p
 
 
-def table_claim(claim_text: str) -> str:
+def table_claim(claim_text: str, reading: str = "") -> str:
     """The claim as a table row reads it: without a CJK "this product" subject, and
     without the Korean particles, copula and "에 있다" or the Japanese range end "まで"
-    of a row reading."""
-    text = _CJK_THIS_PRODUCT_RE.sub("", claim_text, count=1)
+    of a row reading; given the row's ``reading``, with a plural weekday of an undated
+    weekday cell in the singular (:mod:`cairn.answer.table_days`)."""
+    text = _CJK_THIS_PRODUCT_RE.sub("", weekday_singulars(claim_text, reading), count=1)
     if re.search("[가-힣]", text):
         text = _KO_ROW_AT_RE.sub(" 위치", text)  # "is at" names the location column
         text = _KO_ROW_COPULA_RE.sub("", _KO_ROW_PARTICLE_RE.sub(_ko_row_particle, text))
@@ -141,21 +144,69 @@ def _have_verbs(claim: list[AccountToken]) -> set[int]:
     }
 
 
+def _given(claim: list[AccountToken]) -> set[int]:
+    """Session 18b: positions of a passive "is/are/was/were given" (and an "as" right
+    before a number: "are given as 3 capsules"): a row of what is given (a vaccine, a dose,
+    a medicine) read as a sentence. The passive says only that the row's thing is given
+    (or its subject receives it); active "gets"/"gives X to" keep their direction."""
+    out: set[int] = set()
+    for i in range(1, len(claim)):
+        t = claim[i]
+        if t.kind == "w" and t.key == "given" and claim[i - 1].key in ("be:present", "be:past"):
+            out.add(i)
+            if i + 2 < len(claim) and claim[i + 1].key == "as" and claim[i + 2].kind == "n":
+                out.add(i + 1)
+    return out
+
+
 def _measure_verbs(claim: list[AccountToken], reading: str = "", heading: str = "") -> set[int]:
     """Positions of the claim's measure verbs and their prepositions ("runs at",
     "ran for") that a table reading carries in its header (see ``_MEASURE_VERBS``), and
     of the "from"/"to" a claim puts before a value of the row (see ``_route_words``)."""
     out: set[int] = _route_words(claim, reading) | header_derived(claim, reading, heading) if reading else set()
-    out |= _have_verbs(claim)
+    out |= _have_verbs(claim) | _given(claim) | _rate_alternatives(claim)
     for i, t in enumerate(claim):
         dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
         if dims is None:
+            continue
+        if t.stem in ("run", "ran") and i + 2 < len(claim) and _runs_span(claim[i + 1], claim[i + 2]):
+            out.add(i)  # session 18b: "runs from 16:00 ...", "runs every 20 minutes"
             continue
         j = i + 1
         if j < len(claim) and claim[j].kind == "w" and claim[j].key in ("at", "for"):
             j += 1
         if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
             out.update(range(i, j))
+    return out
+
+
+def _runs_span(prep: AccountToken, value: AccountToken) -> bool:
+    """"runs from <clock time>" (a span of hours: "| Peak | 16:00 to 19:00 |") or "runs
+    every <duration>" (a service interval): "run" says only that the row's thing holds
+    over that span or at that interval."""
+    return (prep.key == "from" and value.key.startswith("clock:")) or (
+        prep.key == "every" and value.key.startswith("q:time:")
+    )
+
+
+def _rate_alternatives(claim: list[AccountToken]) -> set[int]:
+    """Session 18b: positions of an "or" between two amounts per period of one currency
+    ("costs £25 a day or £110 a week"): two cells of the row, a price by the day or by the
+    week. Each amount is still bound to its own cell by ``_table_binding``; an "or"
+    between anything else stays unaccounted."""
+    out: set[int] = set()
+    for i in range(2, len(claim) - 1):
+        if claim[i].kind != "w" or claim[i].key != "or" or not claim[i - 1].key.startswith("per:"):
+            continue
+        a, b = claim[i - 2], claim[i + 1]
+        if (
+            a.kind == b.kind == "n"
+            and a.key.startswith("q:cur")
+            and "/" in a.key.split(":", 2)[1]
+            and a.key.rsplit(":", 1)[0] == b.key.rsplit(":", 1)[0]
+            and a.key != b.key
+        ):
+            out.add(i)
     return out
 
 
@@ -213,6 +264,9 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     negation = cjk_negation_elsewhere(claim, cells)  # session 11: 不为 is not 不提供's 不
     if negation:
         return negation
+    unpaired = unpaired_none(claim, reading)  # session 18b: "no" before its none column
+    if unpaired:
+        return unpaired
     unread = unread_column(heads, cells, claim)  # session 13: "the area ... is £30" (the rent)
     if unread:
         return unread
@@ -268,16 +322,44 @@ def _other_column(
     """The quantity ``t`` is read from the cell at ``at``, but the claim names another
     column (not the first) holding a quantity of the same dimension, and not this one:
     "512 GB of RAM" read from the Storage cell of a row with a RAM cell."""
-    if at == 0 or not t.key.startswith("q:") or _names_row(heads[at], claim):
+    if at == 0 or not t.key.startswith("q:"):
         return False
     dim = t.key.rsplit(":", 1)[0]
-    return any(
-        k not in (0, at)
-        and heads[k].strip()
-        and any(e.kind == "n" and e.key.rsplit(":", 1)[0] == dim for e in cells[k])
-        and _names_row(heads[k], claim)
-        for k in range(len(heads))
-    )
+    named_at = _names_row(heads[at], claim)
+    for k in range(1, len(heads)):
+        if k == at or not heads[k].strip():
+            continue
+        if not any(e.kind == "n" and e.key.rsplit(":", 1)[0] == dim for e in cells[k]):
+            continue
+        if _names_row(heads[k], claim) and not named_at:
+            return True
+        # Session 18b: the words that tell column k from this one ("weekday" of "weekday
+        # frequency" against "Sunday frequency"), all in the claim and none of this
+        # column's own: "runs every 30 minutes on weekdays" is not the Sunday cell.
+        own, other = _distinct(heads[k], heads[at]), _distinct(heads[at], heads[k])
+        if own and other and _all_said(own, claim) and not any(_said(e, claim) for e in other):
+            return True
+    return False
+
+
+def _said(e: AccountToken, claim: Sequence[AccountToken]) -> bool:
+    """The header word ``e`` is in the claim, or its plural ("Sundays" for "Sunday")."""
+    low = e.text.lower()
+    return any(_same(c, e) or c.text.lower() in (low, low + "s") for c in claim)
+
+
+def _distinct(head: str, other: str) -> list[AccountToken]:
+    """The words of ``head`` (fillers aside) that ``other`` does not have."""
+    theirs = account_tokens(other)
+    return [
+        e
+        for e in account_tokens(head)
+        if e.kind in ("w", "c", "n") and e.key not in _LABEL_FILLER and not any(_same(e, x) for x in theirs)
+    ]
+
+
+def _all_said(words: Sequence[AccountToken], claim: Sequence[AccountToken]) -> bool:
+    return all(_said(e, claim) for e in words)
 
 
 _REQUIRED_RE = re.compile(r"\[([^\[\]]*)\]")

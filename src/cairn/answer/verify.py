@@ -85,7 +85,7 @@ def _deterministic(
         return ClaimVerdict(claim, "insufficient", "no_content", ())
 
     core = _account_text(claim.text)
-    shares = [overlap(table_claim(core) if u.table else core, u.text) for u in units]
+    shares = [overlap(table_claim(core, u.text) if u.table else core, u.text) for u in units]
     # The sentence-level alignment only serves contradictions and reasons; a unit that
     # holds less than half of the claim can give neither.
     results = [
@@ -215,7 +215,7 @@ _MIN_SHARE = 0.5
 def _missing_detail(core: str, unit: _Unit) -> str:
     """The first claim tokens a unit lacks, consecutive CJK characters as one run (the
     detail of ``content_missing`` for a unit too far from the claim to be aligned)."""
-    text = table_claim(core) if unit.table else core
+    text = table_claim(core, unit.text) if unit.table else core
     missing = unaccounted(text, unit.text)  # in claim order: match them by position
     runs: list[str] = []
     last, j = -2, 0
