@@ -1,0 +1,73 @@
+"""A sentence-initial "It"/"They" read as the document the sentence before names (issue 12).
+
+Notes open with a sentence about themselves and go on with a pronoun: "This tariff sheet
+is version 4.3 ... . It was prepared by Colette Amari and approved by Dmitri Olsen." A
+claim about the document names it ("The tariff sheet was approved by Dmitri Olsen and
+prepared by Colette Amari"), and once the pronoun is read as the document the claim is an
+ordinary reordering of its evidence. Session 18a.
+
+The pronoun is resolved only where the document is the previous sentence's subject, as
+a demonstrative that names the text itself: "This X" / "These X" (one to three lowercase
+words, then a verb: an auxiliary, or for "This" a verb in -s), directly before the
+pronoun's sentence in the same span (nothing but white space between them; a heading or
+a table ends the chain). "It" needs "This", "They" needs "These". A pronoun after a
+sentence that itself opens with a resolved pronoun takes the same document ("It replaces
+the round 8 terms sheet. It was drafted by ..."): the subject carries on, as in the
+session 7 rule for "...; it replaces 3.1" inside one sentence
+(:func:`cairn.answer.coordination.subject_readings`). Anything else keeps its pronoun and
+is read as written (the text as written is always tried first).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["document_antecedent", "resolved_pronoun"]
+
+_AUX = frozenset(
+    ["is", "are", "was", "were", "has", "have", "had", "will", "must", "may", "can", "shall",
+     "should", "does", "do"]
+)  # fmt: skip
+_DEMONSTRATIVE_RE = re.compile(r"^\s*(This|These)\s+([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3})")
+_PRONOUN_RE = re.compile(r"^\s*(It|They)\s+(?=[a-z])")
+
+
+def _demonstrative_subject(sentence: str) -> tuple[str, str] | None:
+    """("This"/"These", the noun phrase) when ``sentence`` opens with a demonstrative
+    subject followed by its verb ("This terms sheet applies" → ("This", "terms sheet"))."""
+    m = _DEMONSTRATIVE_RE.match(sentence)
+    if m is None:
+        return None
+    det, words = m.group(1), m.group(2).split()
+    for k in range(1, min(3, len(words) - 1) + 1):
+        verb = words[k]
+        if verb in _AUX or (det == "This" and verb.endswith("s") and len(verb) > 3):
+            return det, " ".join(words[:k])
+    return None
+
+
+def document_antecedent(previous: str, previous_antecedent: str, sentence: str) -> str:
+    """The noun phrase (with "the") a sentence-initial pronoun of ``sentence`` stands for,
+    given the sentence right before it and that sentence's own antecedent; "" when the
+    pronoun is not resolved (see the module docstring)."""
+    m = _PRONOUN_RE.match(sentence)
+    if m is None:
+        return ""
+    pronoun = m.group(1)
+    subject = _demonstrative_subject(previous)
+    if subject is not None:
+        det, np = subject
+        return f"the {np}" if (det == "This") == (pronoun == "It") else ""
+    chained = _PRONOUN_RE.match(previous)
+    if chained is not None and chained.group(1) == pronoun:
+        return previous_antecedent
+    return ""
+
+
+def resolved_pronoun(text: str, antecedent: str) -> str | None:
+    """``text`` with its sentence-initial pronoun replaced by ``antecedent``; None when
+    there is nothing to replace."""
+    if not antecedent:
+        return None
+    out = _PRONOUN_RE.sub(antecedent + " ", text, count=1)
+    return out if out != text else None

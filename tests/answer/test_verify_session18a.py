@@ -1,0 +1,75 @@
+"""Regression tests for session 18a (issue 12): English inflection and reordering.
+
+Each meaning-preserving restatement stands next to meaning-changing neighbours that must
+NOT be supported. The sentences are written for these tests, not taken from the verify
+set."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.answer.verdicts import verdict as _verdict
+
+# --- a sentence-initial "It"/"They" read as the document the sentence before names
+# (answer/antecedents.py)
+
+_MEMO = (
+    "This staffing memo is version 2 and takes effect on 3 May 2027.\n"
+    "It was drafted by the office manager, Ms Lina Ortiz, and approved by the director, Mr Paul Weber."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The staffing memo was approved by the director, Mr Paul Weber, and drafted by the office manager, Ms Lina Ortiz.",
+        "The staffing memo was drafted by the office manager, Ms Lina Ortiz.",
+        "It was drafted by the office manager, Ms Lina Ortiz, and approved by the director, Mr Paul Weber.",
+    ],
+)
+def test_document_pronoun_names_the_document(claim: str) -> None:
+    assert _verdict(claim, _MEMO) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        # roles swapped
+        "The staffing memo was approved by the office manager, Ms Lina Ortiz, and drafted by the director, Mr Paul Weber.",
+        # another document
+        "The rota was drafted by the office manager, Ms Lina Ortiz.",
+        # tense or modality changed
+        "The staffing memo will be drafted by the office manager, Ms Lina Ortiz.",
+        "The staffing memo must be approved by the director, Mr Paul Weber.",
+        # the agent changed
+        "The staffing memo was drafted by the director, Mr Paul Weber.",
+    ],
+)
+def test_document_pronoun_keeps_the_roles(claim: str) -> None:
+    assert _verdict(claim, _MEMO) != "supported"
+
+
+def test_plural_pronoun_needs_a_plural_demonstrative() -> None:
+    rules = "These house rules are version 5.\nThey were proposed by Ann Cole and seconded by Raj Patel."
+    assert _verdict("The house rules were seconded by Raj Patel and proposed by Ann Cole.", rules) == "supported"
+    assert _verdict("The house rules were proposed by Raj Patel and seconded by Ann Cole.", rules) != "supported"
+    singular = "This house rule is new.\nThey were proposed by Ann Cole."  # "They": not the rule
+    assert _verdict("The house rule was proposed by Ann Cole.", singular) != "supported"
+
+
+def test_pronoun_is_not_resolved_across_a_heading_or_without_a_demonstrative() -> None:
+    heading = "This staffing memo is version 2.\n\n## Annex\n\nIt was drafted by Ms Lina Ortiz."
+    assert _verdict("The staffing memo was drafted by Ms Lina Ortiz.", heading) != "supported"
+    plain = "The staffing memo refers to the annex.\nIt was drafted by Ms Lina Ortiz."
+    assert _verdict("The staffing memo was drafted by Ms Lina Ortiz.", plain) != "supported"
+    gap = "This staffing memo is version 2.\nThe annex lists the shifts.\nIt was drafted by Ms Lina Ortiz."
+    assert _verdict("The staffing memo was drafted by Ms Lina Ortiz.", gap) != "supported"
+
+
+def test_pronoun_chain_keeps_the_document() -> None:
+    chain = (
+        "This grant sheet applies to round 4.\nIt replaces the round 3 grant sheet.\n"
+        "It was drafted by Mr Tom Reyes and approved by Mrs Ada Lind."
+    )
+    assert _verdict("The grant sheet was approved by Mrs Ada Lind and drafted by Mr Tom Reyes.", chain) == "supported"
+    assert _verdict("The round 3 grant sheet was drafted by Mr Tom Reyes.", chain) != "supported"
