@@ -73,3 +73,56 @@ def test_pronoun_chain_keeps_the_document() -> None:
     )
     assert _verdict("The grant sheet was approved by Mrs Ada Lind and drafted by Mr Tom Reyes.", chain) == "supported"
     assert _verdict("The round 3 grant sheet was drafted by Mr Tom Reyes.", chain) != "supported"
+
+
+# --- a subject "No X may ..." = "Xs must not ..." (answer/negative_subjects.py)
+
+_BAN = "Bicycles must not be locked to the library railings overnight."
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("No bicycle may be locked to the library railings overnight.", _BAN),
+        ("No ladder is stored in the boiler room, which is kept locked.",
+         "The ladders are not stored in the boiler room, which is kept locked."),
+        ("No delivery to the loading bay is accepted on Sundays.",
+         "Deliveries to the loading bay are not accepted on Sundays."),
+        ("Bicycles must not be locked to the library railings overnight.",
+         "No bicycle may be locked to the library railings overnight."),
+    ],
+)
+def test_no_subject_is_the_negated_plural_rule(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # negation dropped in the evidence
+        ("No bicycle may be locked to the library railings overnight.",
+         "Bicycles may be locked to the library railings overnight."),
+        # only some / not all
+        ("No bicycle may be locked to the library railings overnight.",
+         "Some bicycles must not be locked to the library railings overnight."),
+        ("No bicycle may be locked to the library railings overnight.",
+         "Not all bicycles may be locked to the library railings overnight."),
+        # a weaker modal, another modal in the claim
+        ("No bicycle may be locked to the library railings overnight.",
+         "Bicycles should not be locked to the library railings overnight."),
+        ("No bicycle will be locked to the library railings overnight.", _BAN),
+        ("No bicycle must be locked to the library railings overnight.", _BAN),
+        # a restriction of the evidence dropped
+        ("No bicycle may be locked to the library railings overnight.",
+         "Bicycles must not be locked to the library railings overnight unless they are tagged."),
+        # one fuse is not every fuse
+        ("No fuse was replaced during the visit.", "A fuse was not replaced during the visit."),
+        # another time or place
+        ("No bicycle may be locked to the library railings in the daytime.", _BAN),
+        # "No more than" is no negated subject
+        ("No more than two bicycles may be locked to the railings.",
+         "Two bicycles must not be locked to the railings."),
+    ],
+)
+def test_no_subject_keeps_its_meaning(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"

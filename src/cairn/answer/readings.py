@@ -7,6 +7,7 @@ amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`), and 
 semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a pronoun
 of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`), and
 a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`),
+a subject "No X may ..." read as "A X must not ..." (:mod:`cairn.answer.negative_subjects`),
 and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`),
 a condition clause read at the other end of its sentence (:mod:`cairn.answer.conditions`),
 two coordinated phrases in the evidence's order (:mod:`cairn.answer.conjuncts`),
@@ -35,6 +36,7 @@ from cairn.answer.clause_order import swapped_clauses
 from cairn.answer.conditions import condition_reading
 from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
+from cairn.answer.negative_subjects import negative_subject_readings
 from cairn.answer.pronouns import parallel_reading
 from cairn.answer.restatements import inverted_negative_reading, restated_reading
 from cairn.answer.restrictors import restrictor_readings
@@ -61,6 +63,7 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     if not table and parallel != (claim_text, evidence_text):
         out.append([parallel])
     out += [] if table else [[(claim, evidence_text)] for claim in restrictor_readings(claim_text)]
+    out += [] if table else [[pair] for pair in negative_subject_readings(claim_text, evidence_text)]
     condition = None if table else condition_reading(claim_text, evidence_text)  # "S if C" = "If C, S"
     if condition is not None:
         out.append([condition])
