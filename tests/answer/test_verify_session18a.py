@@ -126,3 +126,44 @@ def test_no_subject_is_the_negated_plural_rule(claim: str, evidence: str) -> Non
 )
 def test_no_subject_keeps_its_meaning(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- "A, while B" / "A, but B" against "B; A" (answer/clause_order.py contrast_clauses)
+
+_SHIFTS = "Day staff work from 08:00 to 16:00; night staff work from 22:00 to 06:00."
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Night staff work from 22:00 to 06:00, while day staff work from 08:00 to 16:00.",
+        "Day staff work from 08:00 to 16:00, whereas night staff work from 22:00 to 06:00.",
+        "Night staff work from 22:00 to 06:00, but day staff work from 08:00 to 16:00.",
+    ],
+)
+def test_contrast_joins_two_semicolon_clauses(claim: str) -> None:
+    assert _verdict(claim, _SHIFTS) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        # the times moved to the other clause
+        "Night staff work from 08:00 to 16:00, while day staff work from 22:00 to 06:00.",
+        # a time of one clause changed
+        "Night staff work from 22:00 to 07:00, while day staff work from 08:00 to 16:00.",
+        # a negation added to one clause
+        "Night staff do not work from 22:00 to 06:00, but day staff work from 08:00 to 16:00.",
+        # a modal added
+        "Night staff must work from 22:00 to 06:00, while day staff work from 08:00 to 16:00.",
+    ],
+)
+def test_contrast_keeps_each_clause(claim: str) -> None:
+    assert _verdict(claim, _SHIFTS) != "supported"
+
+
+def test_temporal_while_is_not_a_semicolon() -> None:
+    # "while" between clauses that share no word reads "at the time".
+    assert _verdict("The pump must stop, while the tank is filled.", "The tank is filled; the pump must stop.") != "supported"
+    # Only a contrast of two clauses, not of a clause and a phrase.
+    assert _verdict("Night staff work from 22:00, but not to 06:00.", _SHIFTS) != "supported"

@@ -4,7 +4,8 @@
 fails, it tries each reading here: the universal subject said another way
 (:mod:`cairn.answer.universals`: "All lines" = "Every line" = "Lines" in a rule) and
 amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`), and two
-semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a pronoun
+semicolon clauses in the other order or joined by ", while"/", but" in the claim
+(:mod:`cairn.answer.clause_order`), and a pronoun
 of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`), and
 a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`),
 a subject "No X may ..." read as "A X must not ..." (:mod:`cairn.answer.negative_subjects`),
@@ -32,7 +33,7 @@ from cairn.answer.cjk_readings import (
     edition_reading,
 )
 from cairn.answer.cjk_restated import request_reading
-from cairn.answer.clause_order import swapped_clauses
+from cairn.answer.clause_order import contrast_clauses, swapped_clauses
 from cairn.answer.conditions import condition_reading
 from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
@@ -59,6 +60,7 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     swapped = [] if table else swapped_clauses(claim_text, evidence_text)
     if swapped:
         out.append(swapped)
+    out += [] if table else contrast_clauses(claim_text, evidence_text)  # "A, while B" = "B; A"
     parallel = (parallel_reading(claim_text), parallel_reading(evidence_text))
     if not table and parallel != (claim_text, evidence_text):
         out.append([parallel])
