@@ -100,7 +100,9 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
             out.append(("ellipsis", (first, " ".join(fw[:at]) + " " + second)))
             continue
         if len(_PRONOUN_RE.findall(second)) == 1:
-            np = _LAST_NP_RE.search(first)
+            # Not the sentence's subject ("A member keeps the desk and may leave things
+            # on it": "it" is the desk; session 18a).
+            np = _LAST_NP_RE.search(first, 1)
             if np is not None:
                 out.append(("pronoun", (first, _PRONOUN_RE.sub(np.group(), second))))
             continue
