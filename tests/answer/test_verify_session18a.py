@@ -167,3 +167,54 @@ def test_temporal_while_is_not_a_semicolon() -> None:
     assert _verdict("The pump must stop, while the tank is filled.", "The tank is filled; the pump must stop.") != "supported"
     # Only a contrast of two clauses, not of a clause and a phrase.
     assert _verdict("Night staff work from 22:00, but not to 06:00.", _SHIFTS) != "supported"
+
+
+# --- "... and <verb> on it": the pronoun is the first part's object, never its subject
+# (answer/coordination.py clause_readings)
+
+_LOCKERS = "Season members keep the same locker and may leave kit in it overnight."
+
+
+def test_conjunct_pronoun_is_the_object() -> None:
+    claim = "A season member keeps the same locker and may leave kit in it overnight."
+    assert _verdict(claim, _LOCKERS) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "A season member keeps the same locker and must leave kit in it overnight.",  # modal
+        "A season member keeps the same locker and may not leave kit in it overnight.",  # negation
+        "A season member keeps the same bench and may leave kit in it overnight.",  # object
+        "A day member keeps the same locker and may leave kit in it overnight.",  # subject
+    ],
+)
+def test_conjunct_pronoun_keeps_the_rest(claim: str) -> None:
+    assert _verdict(claim, _LOCKERS) != "supported"
+
+
+# --- "by every pupil" = "by all pupils" (answer/universals.py)
+
+_HELMETS = "Helmets must be worn by all riders under 14 on the track."
+
+
+def test_universal_after_a_preposition() -> None:
+    assert _verdict("A helmet must be worn by every rider under 14 on the track.", _HELMETS) == "supported"
+    assert _verdict("Helmets must be worn by each rider under 14 on the track.", _HELMETS) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # the evidence's bare plural may mean only some
+        ("The bus was boarded by every pupil of class 3.", "The bus was boarded by pupils of class 3."),
+        ("Helmets must be worn by every rider under 14 on the track.",
+         "Helmets must be worn by some riders under 14 on the track."),
+        # another group, age or modal
+        ("Helmets must be worn by every coach under 14 on the track.", _HELMETS),
+        ("Helmets must be worn by every rider under 16 on the track.", _HELMETS),
+        ("Helmets may be worn by every rider under 14 on the track.", _HELMETS),
+    ],
+)
+def test_universal_after_a_preposition_keeps_its_meaning(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"

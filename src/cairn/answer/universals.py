@@ -20,6 +20,9 @@ A generic singular claim ("An injectable vaccine is given ...", see
 "All"; one whose subject coordinates two nouns with "or" ("A van or trailer needs a
 permit") is also read with "and", as the plural rule "Vans and trailers need a permit"
 says the same of either.
+
+Session 18a: the same for a universal after a preposition ("must be worn by every pupil"
+/ "by all pupils"), read without it only when both texts have one before the same noun.
 """
 
 from __future__ import annotations
@@ -52,6 +55,31 @@ def _without_universal(text: str) -> str:
     return _FLOATING_EACH_RE.sub(lambda m: f"{m.group(1)}{m.group(2) or ''} ", text)
 
 
+_AFTER_PREPOSITION_RE = re.compile(
+    r"\b(by|to|for|of|from|on|at|with|in|among)\s+(?:all|every|each)\s+(?!of\b|other\b|the\b)([a-z][\w-]*)",
+    re.IGNORECASE,
+)
+
+
+def _noun_key(word: str) -> str:
+    word = word.lower()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _object_universals(claim_text: str, evidence_text: str) -> tuple[str, str] | None:
+    """Both texts without the universal quantifier after a preposition ("worn by every
+    pupil" / "worn by all pupils"), only when each text has one before the same nouns:
+    a bare plural there may mean only some ("boarded by pupils")."""
+    nouns = [
+        sorted(_noun_key(m.group(2)) for m in _AFTER_PREPOSITION_RE.finditer(text))
+        for text in (claim_text, evidence_text)
+    ]
+    if not nouns[0] or nouns[0] != nouns[1]:
+        return None
+    bare = [_AFTER_PREPOSITION_RE.sub(lambda m: f"{m.group(1)} {m.group(2)}", t) for t in (claim_text, evidence_text)]
+    return bare[0], bare[1]
+
+
 def universal_readings(claim_text: str, evidence_text: str) -> list[tuple[str, str]]:
     """Other (claim, evidence) readings to account, in order (see the module docstring):
     the generic singular reading, then both texts without their universal subject
@@ -64,6 +92,9 @@ def universal_readings(claim_text: str, evidence_text: str) -> list[tuple[str, s
             out.append((_GENERIC_OR_RE.sub(r"\1 and ", claim_text), generic))
     elif _GENERIC_OR_RE.match(claim_text) and " and " in evidence_text:
         out.append((_GENERIC_OR_RE.sub(r"\1 and ", claim_text), evidence_text))
+    objects = _object_universals(claim_text, evidence_text)
+    if objects is not None:
+        out.append(objects)
     claim, evidence = _without_universal(claim_text), _without_universal(evidence_text)
     if claim == claim_text and evidence == evidence_text:
         return out
