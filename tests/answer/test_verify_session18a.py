@@ -11,7 +11,7 @@ import pytest
 from tests.answer.verdicts import verdict as _verdict
 
 # --- a sentence-initial "It"/"They" read as the document the sentence before names
-# (answer/antecedents.py)
+# (answer/document_subject.py)
 
 _MEMO = (
     "This staffing memo is version 2 and takes effect on 3 May 2027.\n"
@@ -218,3 +218,40 @@ def test_universal_after_a_preposition() -> None:
 )
 def test_universal_after_a_preposition_keeps_its_meaning(claim: str, evidence: str) -> None:
     assert _verdict(claim, evidence) != "supported"
+
+
+# --- "This X is version N, written by ..." = "Version N of the X was written by ..."
+# (answer/document_subject.py version_reading)
+
+_HANDBOOK = "This handbook is edition 6, written by Ms Aisha Khan and approved by Mr Leo Brandt on 3 March 2027."
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Edition 6 of the handbook was approved by Mr Leo Brandt and written by Ms Aisha Khan.",
+        "Edition 6 of the handbook was written by Ms Aisha Khan.",
+    ],
+)
+def test_version_of_the_document(claim: str) -> None:
+    assert _verdict(claim, _HANDBOOK) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Edition 7 of the handbook was written by Ms Aisha Khan.",  # another edition
+        "Edition 6 of the handbook was written by Mr Leo Brandt and approved by Ms Aisha Khan.",  # roles
+        "Edition 6 of the guide was written by Ms Aisha Khan.",  # another document
+        "Edition 6 of the handbook will be approved by Mr Leo Brandt.",  # tense
+        "Edition 6 of the handbook was approved by Mr Leo Brandt on 4 March 2027.",  # date
+    ],
+)
+def test_version_of_the_document_keeps_its_meaning(claim: str) -> None:
+    assert _verdict(claim, _HANDBOOK) != "supported"
+
+
+def test_version_reading_needs_a_participle() -> None:
+    # "... is version 2, and Ms Khan approved it" names no participle: read as written.
+    evidence = "This handbook is version 2, and the staff council discussed it."
+    assert _verdict("Version 2 of the handbook was discussed by the staff council.", evidence) != "supported"

@@ -7,9 +7,9 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from cairn.answer.antecedents import document_antecedent
 from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
 from cairn.answer.contract import EvidenceSpan
+from cairn.answer.document_subject import document_antecedent
 from cairn.answer.normalise import normalise_dates, range_first_days
 from cairn.text.sentences import clause_ranges, sentence_ranges
 from cairn.text.stem import light_stem
@@ -99,7 +99,7 @@ class _Unit:
     text: str = ""  # the unit's own text (a table row: its header line, then the row)
     table: bool = False
     heading: str = ""  # the document title and the section heading above the unit
-    antecedent: str = ""  # what its opening "It"/"They" stands for (antecedents.py)
+    antecedent: str = ""  # what its opening "It"/"They" stands for (document_subject.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,11 +51,11 @@ from collections.abc import Sequence
 
 from cairn.answer.account import account, overlap, table_claim, unaccounted
 from cairn.answer.align import _DATE_TOKEN_RE, _match_unit, _ref, _span_ref, _UnitResult
-from cairn.answer.antecedents import resolved_pronoun
 from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
 from cairn.answer.concrete import clause_flip, deictic, narrower_row, numbers_exchanged
 from cairn.answer.conflicts import conflict, narrower_subject
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
+from cairn.answer.document_subject import resolved_pronoun, version_reading
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
 from cairn.answer.tokens import AccountToken, account_tokens
 from cairn.answer.verbatim import copies
@@ -262,9 +262,12 @@ def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
     # "Drain traffic from eu-west-1 with `pgwctl drain`" (a stricter reading).
     if problem and codes and account(core, text, table=unit.table, heading=unit.heading) is None:
         return None
-    resolved = resolved_pronoun(text, unit.antecedent) if problem else None
-    if resolved is not None and account(core, resolved, heading=unit.heading) is None:
-        return None  # "It was prepared by ..." after "This tariff sheet is ..."
+    if problem and not unit.table:
+        # "It was prepared by ..." after "This tariff sheet is ..."; "This itinerary is
+        # version 4, written by ..." as "Version 4 of the itinerary was written by ...".
+        for reading in (resolved_pronoun(text, unit.antecedent), version_reading(text)):
+            if reading is not None and account(core, reading, heading=unit.heading) is None:
+                return None
     return problem
 
 

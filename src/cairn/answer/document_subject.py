@@ -1,4 +1,9 @@
-"""A sentence-initial "It"/"They" read as the document the sentence before names (issue 12).
+"""The document a note's sentences are about, named the way a claim names it (issue 12).
+
+Two readings of an evidence sentence, each tried only after the sentence as written
+(session 18a).
+
+**A sentence-initial "It"/"They" read as the document the sentence before names.**
 
 Notes open with a sentence about themselves and go on with a pronoun: "This tariff sheet
 is version 4.3 ... . It was prepared by Colette Amari and approved by Dmitri Olsen." A
@@ -16,13 +21,20 @@ the round 8 terms sheet. It was drafted by ..."): the subject carries on, as in 
 session 7 rule for "...; it replaces 3.1" inside one sentence
 (:func:`cairn.answer.coordination.subject_readings`). Anything else keeps its pronoun and
 is read as written (the text as written is always tried first).
+
+**"This X is version N, <participle> ..." read as "Version N of the X was <participle>
+..."**: "This itinerary is version 4, written by Nadia Brennan and approved by Oliver
+Sykes" states who wrote and approved version 4 of the itinerary, which is how a claim
+says it. Only for "This"/"These"/"The" and one to three lowercase words, "is"/"are", a label of
+an edition (version, edition, revision, issue, release) with its name, a comma, then a
+past participle ("written", "approved"); the label and its name are kept word for word.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["document_antecedent", "resolved_pronoun"]
+__all__ = ["document_antecedent", "resolved_pronoun", "version_reading"]
 
 _AUX = frozenset(
     ["is", "are", "was", "were", "has", "have", "had", "will", "must", "may", "can", "shall",
@@ -71,3 +83,18 @@ def resolved_pronoun(text: str, antecedent: str) -> str | None:
         return None
     out = _PRONOUN_RE.sub(antecedent + " ", text, count=1)
     return out if out != text else None
+
+
+_VERSION_RE = re.compile(
+    r"^\s*(?:This|These|The)\s+([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s+(?:is|are)\s+"
+    r"(version|edition|revision|issue|release)\s+([\w.]+),\s+(?=[a-z]+(?:ed|en)\b)"
+)
+
+
+def version_reading(text: str) -> str | None:
+    """``text`` read as "Version N of the X was ..." (see the module docstring); None when
+    it does not open with "This X is version N, <participle>"."""
+    m = _VERSION_RE.match(text)
+    if m is None:
+        return None
+    return f"{m.group(2).capitalize()} {m.group(3)} of the {m.group(1)} was {text[m.end():]}"
