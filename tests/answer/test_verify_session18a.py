@@ -255,3 +255,39 @@ def test_version_reading_needs_a_participle() -> None:
     # "... is version 2, and Ms Khan approved it" names no participle: read as written.
     evidence = "This handbook is version 2, and the staff council discussed it."
     assert _verdict("Version 2 of the handbook was discussed by the staff council.", evidence) != "supported"
+
+
+# --- a dated lead "9 March 2027 — X" = "On 9 March 2027, X" (answer/document_subject.py)
+
+_LOG = (
+    "4 June 2027 — The boiler pressure was raised from 1.2 bar to 1.5 bar.\n"
+    "5 June 2027, 14:00 — The expansion vessel was replaced.\n"
+    "16:30 — The system was refilled and checked for leaks.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "On 4 June 2027 the boiler pressure was raised to 1.5 bar from 1.2 bar.",
+        "The boiler pressure was raised from 1.2 bar to 1.5 bar on 2027-06-04.",
+        "On 5 June 2027 at 14:00 the expansion vessel was replaced.",
+        "At 16:30 the system was refilled and checked for leaks.",
+    ],
+)
+def test_dated_lead_is_a_date_of_its_sentence(claim: str) -> None:
+    assert _verdict(claim, _LOG) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "On 5 June 2027 the boiler pressure was raised from 1.2 bar to 1.5 bar.",  # another line's date
+        "On 4 June 2027 the expansion vessel was replaced.",  # date moved to another item
+        "On 5 June 2027 at 16:30 the expansion vessel was replaced.",  # another line's time
+        "On 4 June 2027 the boiler pressure was raised from 1.5 bar to 1.2 bar.",  # ends swapped
+        "On 4 June 2027 the boiler pressure will be raised from 1.2 bar to 1.5 bar.",  # tense
+    ],
+)
+def test_dated_lead_stays_with_its_line(claim: str) -> None:
+    assert _verdict(claim, _LOG) != "supported"

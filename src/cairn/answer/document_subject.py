@@ -28,13 +28,20 @@ Sykes" states who wrote and approved version 4 of the itinerary, which is how a 
 says it. Only for "This"/"These"/"The" and one to three lowercase words, "is"/"are", a label of
 an edition (version, edition, revision, issue, release) with its name, a comma, then a
 past participle ("written", "approved"); the label and its name are kept word for word.
+
+**A dated lead "9 March 2027 — X" / "25 April 2027, 17:00 — X" / "06:30 — X" read as "On
+9 March 2027, X" / "On 25 April 2027 at 17:00, X" / "At 06:30, X"**: a log or programme
+line dates its sentence with a dash, which a claim says with a preposition ("On 12 March
+2027 the temperature was raised ..."), in front or at the end ("... on 2027-03-12"). The
+date and the time keep their own line: a claim that moves them to another line's
+sentence is not accounted.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["document_antecedent", "resolved_pronoun", "version_reading"]
+__all__ = ["dated_lead_readings", "document_antecedent", "resolved_pronoun", "version_reading"]
 
 _AUX = frozenset(
     ["is", "are", "was", "were", "has", "have", "had", "will", "must", "may", "can", "shall",
@@ -98,3 +105,27 @@ def version_reading(text: str) -> str | None:
     if m is None:
         return None
     return f"{m.group(2).capitalize()} {m.group(3)} of the {m.group(1)} was {text[m.end():]}"
+
+
+#: After :func:`cairn.answer.normalise.normalise_dates` a full date reads "d20270309".
+_DATED_LEAD_RE = re.compile(
+    r"^\s*(?:(d\d{8})\s*(?:,\s*(\d{1,2}:\d{2}))?|(\d{1,2}:\d{2}))\s*[—–]\s+(?=\S)"
+)
+
+
+def dated_lead_readings(text: str) -> tuple[str, ...]:
+    """``text`` with its leading "DATE[, TIME] —" / "TIME —" said with "On"/"At", in front
+    and at the end of the sentence (see the module docstring); () when it has no such lead."""
+    m = _DATED_LEAD_RE.match(text)
+    if m is None:
+        return ()
+    date, time, alone = m.group(1), m.group(2), m.group(3)
+    lead = f"On {date} at {time}" if date and time else f"On {date}" if date else f"At {alone}"
+    rest = text[m.end() :]
+    first = rest.split(" ", 1)[0]
+    if first in ("The", "A", "An"):
+        rest = first.lower() + rest[len(first) :]
+    body = rest.rstrip()
+    stop = body[-1] if body[-1:] in ".!" else ""
+    end = f"{body[: len(body) - len(stop)]} {lead[0].lower()}{lead[1:]}{stop}"
+    return (f"{lead}, {rest}", end[0].upper() + end[1:])
