@@ -291,3 +291,34 @@ def test_dated_lead_is_a_date_of_its_sentence(claim: str) -> None:
 )
 def test_dated_lead_stays_with_its_line(claim: str) -> None:
     assert _verdict(claim, _LOG) != "supported"
+
+
+# --- "Each X is V-ed daily" from "The Xs are V-ed daily" (answer/universals.py)
+
+_FILTERS = "The air filters are replaced monthly by the caretaker and inspected every 2 weeks."
+
+
+def test_each_of_a_periodic_definite_plural() -> None:
+    claim = "Each air filter is replaced monthly by the caretaker and inspected every 2 weeks."
+    assert _verdict(claim, _FILTERS) == "supported"
+    assert _verdict("Each box is checked weekly for 5 minutes.", "The boxes are checked weekly for 5 minutes.") == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # another period, another agent, another tense
+        ("Each air filter is replaced weekly by the caretaker and inspected every 2 weeks.", _FILTERS),
+        ("Each air filter is replaced monthly by the cleaner and inspected every 2 weeks.", _FILTERS),
+        ("Each box is checked weekly.", "The boxes were checked weekly."),
+        # no period: a definite plural may be said of the group
+        ("Each pump is rated at 40 l/min.", "The pumps are rated at 40 l/min."),
+        ("Each pump is serviced by Ana.", "The pumps are serviced by Ana."),
+        # a number of the group, not of each occurrence
+        ("Each tank is filled weekly with 200 litres.", "The tanks are filled weekly with 200 litres."),
+        # another noun
+        ("Each water filter is replaced monthly by the caretaker and inspected every 2 weeks.", _FILTERS),
+    ],
+)
+def test_each_of_a_definite_plural_keeps_its_meaning(claim: str, evidence: str) -> None:
+    assert _verdict(claim, evidence) != "supported"
