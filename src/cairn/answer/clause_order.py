@@ -11,6 +11,15 @@ The pronoun is resolved only where it can stand for nothing else: "they" for a p
 subject in a first clause with no other plural noun phrase, "it" for a singular one in
 a first clause that names no other noun phrase ("Clients may send an If-Match header;
 it is optional": "it" is the header). A clause that still differs is not accounted.
+
+Session 18a: a claim may join the two clauses with a contrast, ", while" / ", whereas" /
+", but", where the evidence has the semicolon ("Casks are not carbonated, while kegs are
+filled at 2.4 volumes" from "Kegs are filled at 2.4 volumes; casks are not carbonated"):
+the claim is read with ";" there (:func:`contrast_clauses`), in either order. A "while"
+or "whereas" only between two clauses that repeat a word (a verb, an auxiliary or the
+noun they contrast: "The principal conductor leads ..., while the assistant conductor
+leads ..."), as a contrast does; "The pump must stop while the tank is filled" says "at
+the time", which two clauses with a semicolon do not.
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ import re
 
 from cairn.answer.coordination import _AUX_WORDS
 
-__all__ = ["semicolon_clauses", "swapped_clauses"]
+__all__ = ["contrast_clauses", "semicolon_clauses", "swapped_clauses"]
 
 _PRONOUN_RE = re.compile(r"^(they|it)\s+(\S+)\s", re.IGNORECASE)
 _OTHER_NP_RE = re.compile(r"\b(?:a|an|the|this|that|these|those|its|their|any)\s+([\w-]+)", re.IGNORECASE)
@@ -68,3 +77,33 @@ def swapped_clauses(claim_text: str, evidence_text: str) -> list[tuple[str, str]
     if claim is None:
         return []
     return [(claim[0], evidence[1]), (claim[1], evidence[0])]
+
+
+_CONTRAST_RE = re.compile(r",\s+(while|whereas|but)\s+(?=[A-Za-z])")
+_FUNCTION_WORDS = frozenset(
+    ["the", "a", "an", "of", "in", "on", "at", "to", "for", "with", "by", "from", "and", "or", "not"]
+)  # fmt: skip
+
+
+def contrast_clauses(claim_text: str, evidence_text: str) -> list[list[tuple[str, str]]]:
+    """Groups of (claim clause, evidence clause) pairs for a claim "A, while/whereas/but B"
+    against an evidence sentence "A; B" or "B; A" (see the module docstring); [] otherwise."""
+    if ";" in claim_text or semicolon_clauses(evidence_text) is None:
+        return []
+    found = list(_CONTRAST_RE.finditer(claim_text))
+    if len(found) != 1:
+        return []
+    m = found[0]
+    first, second = claim_text[: m.start()].strip(), claim_text[m.end() :].strip()
+    if len(first.split()) < 3 or len(second.split()) < 3:
+        return []
+    if m.group(1) != "but":
+        words = [{w.strip(",.").lower() for w in part.split()} - _FUNCTION_WORDS for part in (first, second)]
+        if not words[0] & words[1]:
+            return []
+    joined = f"{first}; {second}"
+    groups = [swapped_clauses(joined, evidence_text)]
+    claim, evidence = semicolon_clauses(joined), semicolon_clauses(evidence_text)
+    if claim is not None and evidence is not None:
+        groups.append([(claim[0], evidence[0]), (claim[1], evidence[1])])
+    return [g for g in groups if g]

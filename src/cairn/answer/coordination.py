@@ -103,6 +103,12 @@ def clause_readings(text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
             np = _LAST_NP_RE.search(first)
             if np is not None:
                 out.append(("pronoun", (first, _PRONOUN_RE.sub(np.group(), second))))
+            # Session 18a: also a noun phrase after the sentence's subject ("A member keeps
+            # the desk and may leave things on it": "it" is the desk, not "A member ...").
+            lead = next((k for k, ch in enumerate(first) if ch.isalnum()), 0)  # after a quote or "**"
+            obj = _LAST_NP_RE.search(first, lead + 1)
+            if obj is not None and np is not None and obj.start() != np.start():
+                out.append(("pronoun", (first, _PRONOUN_RE.sub(obj.group(), second))))
             continue
         clause = (
             _NEW_SUBJECT_RE.match(second) is not None

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
 from cairn.answer.contract import EvidenceSpan
+from cairn.answer.document_subject import document_antecedent
 from cairn.answer.normalise import normalise_dates, range_first_days
 from cairn.text.sentences import clause_ranges, sentence_ranges
 from cairn.text.stem import light_stem
@@ -98,6 +99,7 @@ class _Unit:
     text: str = ""  # the unit's own text (a table row: its header line, then the row)
     table: bool = False
     heading: str = ""  # the document title and the section heading above the unit
+    antecedent: str = ""  # what its opening "It"/"They" stands for (document_subject.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,15 +281,19 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
     # A Markdown heading ("# tar") names the subject of the lines under it.
     headings = [(m.start(), m.group(1)) for m in re.finditer(r"(?m)^#{1,6}\s+(.+)$", text)]
     units = []
+    previous, previous_end, antecedent = "", -1, ""
     for a, b in merged:
         body = text[a:b]
+        adjacent = previous_end >= 0 and not text[previous_end:a].strip()
+        antecedent = document_antecedent(previous, antecedent, body) if adjacent else ""
+        previous, previous_end = body, b
         title = next((h for pos, h in reversed(headings) if pos < a), "")
         context = frozenset(_canon(t.stem) for t in tokenize(title) if _is_content(t))
         clauses = [_analyse_clause(text, ca, cb, context) for ca, cb in clause_ranges(text, a, b)]
         if len(clauses) > 1:
             clauses.append(_analyse_clause(text, a, b, context, support=False))
         units.append(_unit(index, span.evidence_id, a, b, body, tuple(clauses), _clean(body),
-                           _heading(headings, a)))
+                           _heading(headings, a), antecedent=antecedent))
     shared = _shared_row_names(text, rows)
     for a, b, head in rows:
         body = text[a:b]
@@ -385,7 +391,7 @@ def _required_aside(row: str, shared: Collection[str]) -> str:
 
 def _unit(
     index: int, evidence_id: str, start: int, end: int, body: str, clauses: tuple[_Clause, ...],
-    reading: str, heading: str, *, table: bool = False,
+    reading: str, heading: str, *, table: bool = False, antecedent: str = "",
 ) -> _Unit:
     """One evidence unit: ``body`` is its raw text, ``reading`` the text the account reads
     (a sentence cleaned, a table row with its header)."""
@@ -394,7 +400,7 @@ def _unit(
         flat=" ".join(body.split()),
         codes=tuple(_code_pattern(m.group(1)) for m in _CODE_SPAN_RE.finditer(body)),
         instruction=bool(_INSTRUCTION_RE.search(body)),
-        text=_CODE_SPAN_RE.sub(" ", reading), table=table, heading=heading,
+        text=_CODE_SPAN_RE.sub(" ", reading), table=table, heading=heading, antecedent=antecedent,
     )
 
 

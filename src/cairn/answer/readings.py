@@ -4,9 +4,11 @@
 fails, it tries each reading here: the universal subject said another way
 (:mod:`cairn.answer.universals`: "All lines" = "Every line" = "Lines" in a rule) and
 amounts in cents in the evidence's currency (:mod:`cairn.answer.subunits`), and two
-semicolon clauses in the other order (:mod:`cairn.answer.clause_order`), and a pronoun
+semicolon clauses in the other order or joined by ", while"/", but" in the claim
+(:mod:`cairn.answer.clause_order`), and a pronoun
 of a second conjunct read as its parallel noun phrase (:mod:`cairn.answer.pronouns`), and
 a final "if they are ..." read as the subject's restriction (:mod:`cairn.answer.restrictors`),
+a subject "No X may ..." read as "A X must not ..." (:mod:`cairn.answer.negative_subjects`),
 and a fronted phrase of time or place read at the end (:mod:`cairn.answer.fronted`),
 a condition clause read at the other end of its sentence (:mod:`cairn.answer.conditions`),
 two coordinated phrases in the evidence's order (:mod:`cairn.answer.conjuncts`),
@@ -31,10 +33,11 @@ from cairn.answer.cjk_readings import (
     edition_reading,
 )
 from cairn.answer.cjk_restated import request_reading
-from cairn.answer.clause_order import swapped_clauses
+from cairn.answer.clause_order import contrast_clauses, swapped_clauses
 from cairn.answer.conditions import condition_reading
 from cairn.answer.conjuncts import swapped_conjuncts
 from cairn.answer.fronted import fronted_reading
+from cairn.answer.negative_subjects import negative_subject_readings
 from cairn.answer.pronouns import parallel_reading
 from cairn.answer.restatements import inverted_negative_reading, restated_reading
 from cairn.answer.restrictors import restrictor_readings
@@ -57,10 +60,12 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     swapped = [] if table else swapped_clauses(claim_text, evidence_text)
     if swapped:
         out.append(swapped)
+    out += [] if table else contrast_clauses(claim_text, evidence_text)  # "A, while B" = "B; A"
     parallel = (parallel_reading(claim_text), parallel_reading(evidence_text))
     if not table and parallel != (claim_text, evidence_text):
         out.append([parallel])
     out += [] if table else [[(claim, evidence_text)] for claim in restrictor_readings(claim_text)]
+    out += [] if table else [[pair] for pair in negative_subject_readings(claim_text, evidence_text)]
     condition = None if table else condition_reading(claim_text, evidence_text)  # "S if C" = "If C, S"
     if condition is not None:
         out.append([condition])

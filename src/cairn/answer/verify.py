@@ -55,6 +55,7 @@ from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
 from cairn.answer.concrete import clause_flip, deictic, narrower_row, numbers_exchanged
 from cairn.answer.conflicts import conflict, narrower_subject
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
+from cairn.answer.document_subject import dated_lead_readings, resolved_pronoun, version_reading
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
 from cairn.answer.tokens import AccountToken, account_tokens
 from cairn.answer.verbatim import copies
@@ -261,6 +262,14 @@ def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
     # "Drain traffic from eu-west-1 with `pgwctl drain`" (a stricter reading).
     if problem and codes and account(core, text, table=unit.table, heading=unit.heading) is None:
         return None
+    if problem and not unit.table:
+        # "It was prepared by ..." after "This tariff sheet is ..."; "This itinerary is
+        # version 4, written by ..." as "Version 4 of the itinerary was written by ...";
+        # "9 March 2027 — X" as "On 9 March 2027, X".
+        readings = (resolved_pronoun(text, unit.antecedent), version_reading(text), *dated_lead_readings(text))
+        for reading in readings:
+            if reading is not None and account(core, reading, heading=unit.heading) is None:
+                return None
     return problem
 
 
