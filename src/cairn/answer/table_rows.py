@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from cairn.answer.cjk_table import cjk_cell_read, cjk_named_columns, cjk_negation_elsewhere
 from cairn.answer.table_columns import unread_column
+from cairn.answer.table_cost import cost_reads
 from cairn.answer.table_days import weekday_singulars
 from cairn.answer.table_headers import header_derived
 from cairn.answer.table_none import unpaired_none
@@ -176,6 +177,8 @@ def _measure_verbs(claim: list[AccountToken], reading: str = "", heading: str = 
         if j < len(claim) and claim[j].kind == "w" and claim[j].key in ("at", "for"):
             j += 1
         if j < len(claim) and claim[j].kind == "n" and claim[j].key.startswith(dims):
+            if t.stem == "cost" and reading and not cost_reads(claim[j].key, reading):
+                continue  # lead: a deposit is not what the row's thing costs
             out.update(range(i, j))
     return out
 
