@@ -212,20 +212,3 @@ def test_a_plan_without_its_trace_is_the_same_plan(pool: list[Candidate], budget
     assert untraced.trace == []
     assert canonical(untraced.model_dump(mode="json")) == canonical(
         traced.model_copy(update={"trace": []}).model_dump(mode="json"))
-
-
-@settings(max_examples=200, deadline=None)
-@given(_candidates, st.integers(1, 5000), st.floats(0, 1), st.booleans())
-def test_items_are_what_validation_makes(pool: list[Candidate], budget: int, floor: float, whole: bool) -> None:
-    """The plan's items are built without validation: each is equal, field for field and
-    in its JSON, to the item validation makes of the same values (and so is the plan)."""
-    from cairn.contracts.plan import Plan, PlanItem
-
-    if whole:  # relevance given as an int, as a caller may
-        pool = [dataclasses.replace(c, relevance=int(c.relevance)) for c in pool]
-    result = plan("task", pool, ME, budget, GovernorSettings(relevance_floor=floor))
-    for item in result.items:
-        checked = PlanItem.model_validate(dict(item))
-        assert checked == item and checked.model_dump_json() == item.model_dump_json()
-        assert [type(v) for v in dict(checked).values()] == [type(v) for v in dict(item).values()]
-    assert Plan.model_validate(result.model_dump()).model_dump_json() == result.model_dump_json()
