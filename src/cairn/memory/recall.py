@@ -281,13 +281,16 @@ class HybridRecall:
         rows: list[str] = []
         matrix = None
         if fingerprint is not None:
-            blobs = store.vectors_for(fingerprint, [k.embed_hash for k in keys])
-            found = [k for k in keys if k.embed_hash in blobs]
+            # Vectors are content-addressed and never rewritten or deleted, so the vectors
+            # of the last matrix are still the store's: only texts it did not hold are read
+            # (a write of one record re-read all 50,000 vectors, ≈ 5 s). Should the store hold
+            # fewer vectors than then (rows deleted by hand), everything is read again.
+            held = _held_rows(cached[1]) if cached is not None and _no_fewer_vectors(cached[0], version) else {}
+            blobs = store.vectors_for(fingerprint, [k.embed_hash for k in keys if k.embed_hash not in held])
+            found = [k for k in keys if k.embed_hash in held or k.embed_hash in blobs]
             rows = [k.id for k in found]
             if rows:  # numpy only where vectors exist (the base install has none)
-                import numpy as np
-
-                matrix = np.frombuffer(b"".join(blobs[k.embed_hash] for k in found), dtype="<f4").reshape(len(rows), -1)
+                matrix = _matrix(found, blobs, held, cached[1].matrix if held and cached is not None else None)
         seen = _Visible(keys, {k.id: n for n, k in enumerate(keys)}, session_neighbours(keys), rows, matrix,
                         version[0], {rid: n for n, rid in enumerate(rows)})
         with self._lock:
@@ -381,6 +384,35 @@ class HybridRecall:
         if not rows:
             return None
         return rocchio(query, seen.matrix[rows], self._settings.rocchio_beta)
+
+
+def _no_fewer_vectors(before: object, now: tuple[int, tuple[int, int, int]]) -> bool:
+    """Whether the store holds no fewer vectors than at ``before`` (a cache version)."""
+    return isinstance(before, tuple) and before[1][2] <= now[1][2]
+
+
+def _held_rows(seen: _Visible) -> dict[str, int]:
+    """Text address -> its row in ``seen``'s matrix."""
+    if seen.matrix is None:
+        return {}
+    return {k.embed_hash: seen.row_of[k.id] for k in seen.keys if k.id in seen.row_of}
+
+
+def _matrix(found: Sequence[RecordKey], blobs: Mapping[str, bytes], held: Mapping[str, int], previous: Any) -> Any:
+    """The float32 matrix of ``found``'s vectors in order: rows of ``previous`` for the
+    texts in ``held``, the others from ``blobs``. Built as a full read builds it (one
+    bytes object, read by ``np.frombuffer``), so the products see the same memory layout."""
+    import numpy as np
+
+    if not held:
+        return np.frombuffer(b"".join(blobs[k.embed_hash] for k in found), dtype="<f4").reshape(len(found), -1)
+    out = np.empty((len(found), previous.shape[1]), dtype="<f4")
+    old = [n for n, k in enumerate(found) if k.embed_hash in held]
+    out[old] = previous[[held[found[n].embed_hash] for n in old]]
+    new = [n for n, k in enumerate(found) if k.embed_hash not in held]
+    if new:
+        out[new] = np.frombuffer(b"".join(blobs[found[n].embed_hash] for n in new), dtype="<f4").reshape(len(new), -1)
+    return np.frombuffer(out.tobytes(), dtype="<f4").reshape(out.shape)
 
 
 @runtime_checkable
