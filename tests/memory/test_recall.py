@@ -235,3 +235,22 @@ def test_a_write_reads_only_the_new_vectors(mws: Any, monkeypatch: pytest.Monkey
             fresh.plan(task, budget=300, explain=True).model_dump(mode="json"))
     finally:
         fresh.close()
+
+
+def test_a_matrix_from_kept_and_read_rows_is_the_full_read() -> None:
+    """Kept rows first (records appended) or anywhere (a record embedded late): the same
+    bytes, dtype and shape as one full read."""
+    import numpy as np
+
+    from cairn.memory.recall import _matrix
+    from cairn.memory.records import RecordKey
+
+    vectors = {f"h{i}": np.arange(i, i + 3, dtype="<f4") / 7 for i in range(6)}
+    keys = [RecordKey(f"r{i}", "observation", "p", None, "project", None, f"h{i}") for i in range(6)]
+    blobs = {h: v.tobytes() for h, v in vectors.items()}
+    full = _matrix(keys, blobs, {}, None)
+    for kept in (["h0", "h1", "h2"], ["h1", "h3", "h5"], ["h5"], list(vectors)):
+        previous = np.stack([vectors[h] for h in reversed(kept)]).astype("<f4")
+        held = {h: len(kept) - 1 - n for n, h in enumerate(kept)}
+        made = _matrix(keys, {h: b for h, b in blobs.items() if h not in held}, held, previous)
+        assert made.tobytes() == full.tobytes() and made.dtype == full.dtype and made.shape == full.shape

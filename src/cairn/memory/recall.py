@@ -407,8 +407,12 @@ def _matrix(found: Sequence[RecordKey], blobs: Mapping[str, bytes], held: Mappin
     if not held:
         return np.frombuffer(b"".join(blobs[k.embed_hash] for k in found), dtype="<f4").reshape(len(found), -1)
     out = np.empty((len(found), previous.shape[1]), dtype="<f4")
-    old = [n for n, k in enumerate(found) if k.embed_hash in held]
-    out[old] = previous[[held[found[n].embed_hash] for n in old]]
+    old = np.fromiter((n for n, k in enumerate(found) if k.embed_hash in held), dtype=np.intp)
+    rows = np.fromiter((held[found[n].embed_hash] for n in old.tolist()), dtype=np.intp, count=old.size)
+    if old.size and old[-1] == old.size - 1:  # the kept rows come first (records are appended)
+        np.take(previous, rows, axis=0, out=out[:old.size])
+    else:
+        out[old] = previous[rows]
     new = [n for n, k in enumerate(found) if k.embed_hash not in held]
     if new:
         out[new] = np.frombuffer(b"".join(blobs[found[n].embed_hash] for n in new), dtype="<f4").reshape(len(new), -1)
