@@ -28,6 +28,9 @@ that changed across opening and those calls (nothing may be rebuilt or written a
 start-up). Then, in this process from a folder that is not a git checkout, after 5
 warm-up tasks, each task runs interleaved ``ws.query(task, collections=["tldr"])`` and
 ``ws.plan(task, budget=B, project=<the store's project>, collections=["tldr"])``.
+``--memory-vectors source`` gives the memory records vectors by :mod:`bench.plan_scale`'s
+cheaper route instead of embedding them (the line "memory records with a vector" says how
+many have one: a plan's recall runs its vector passes only over those).
 """
 
 from __future__ import annotations
@@ -62,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tasks", type=int, default=100, help="Tasks of the scale run.")
     parser.add_argument("--embed-minutes", type=float, default=None,
                         help="Scale run: stop embedding the store after this long (0: embed nothing more).")
+    parser.add_argument("--memory-vectors", choices=("embed", "source"), default="embed",
+                        help="Scale run: how memory records get their vectors: embedded by the model, or "
+                             "'source' (bench.plan_scale: the source passage's vector, else a seeded one).")
     args = parser.parse_args(argv)
     if args.observations:
         return scale(args)
@@ -110,8 +116,10 @@ def scale(args: argparse.Namespace) -> int:
 
     from bench import plan_scale
 
-    ws = plan_scale.open_store(args.observations, embed_minutes=args.embed_minutes)
+    ws = plan_scale.open_store(args.observations, embed_minutes=args.embed_minutes,
+                               memory_vectors=args.memory_vectors)
     tasks = scale_tasks(args.tasks)
+    with_vector, records = plan_scale.memory_vector_count(ws)
     counts = ws._open_store(False).memory_counts()
     passages = sum(c.passages for c in ws.list_collections().collections)
     fingerprint = ws.models.embedder().fingerprint
@@ -128,7 +136,8 @@ def scale(args: argparse.Namespace) -> int:
         done = subprocess.run([sys.executable, "-m", "bench.plan_scale", tasks[0], str(args.budget), outside, first],
                               capture_output=True, text=True, env=env, cwd=REPO, timeout=600, check=True)
         probes.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    ws = plan_scale.open_store(args.observations, embed_minutes=args.embed_minutes)
+    ws = plan_scale.open_store(args.observations, embed_minutes=args.embed_minutes,
+                               memory_vectors=args.memory_vectors)
     os.chdir(outside)
 
     def timed(fn: Callable[[], object]) -> tuple[float, object]:
@@ -157,6 +166,7 @@ def scale(args: argparse.Namespace) -> int:
     print(f"store: {counts.get('observation_active', 0)} active observations, {passages} passages "
           f"(collection tldr, {unembedded} without a vector); {vectors} vectors (passages and memory records); "
           f"{len(tasks)} tasks, budget {args.budget}; load average {os.getloadavg()[0]:.1f}")
+    print(f"memory records with a vector: {with_vector} of {records} active")
     print(f"memory records per plan: {statistics.mean(considered):.1f} considered, "
           f"{statistics.mean(handed):.1f} handed over (include or compact), mean")
     print("| fresh process | import ms | open ms | first plan ms | first query ms | warm plan ms | warm query ms |"

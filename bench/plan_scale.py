@@ -21,6 +21,23 @@ The store (index ``scale`` of the home ``bench/.work/plan-scale/home``):
     (``../shared/eval``), as ``how-it-works`` notes without evidence;
   - then LoCoMo conversation turns (``../shared/eval/locomo``) as ``preference`` notes.
 
+Memory vectors (``memory_vectors``): ``"embed"`` (default) embeds every record with the
+model, as ``cairn embed`` does (measured here: ≈ 68 min CPU, ≈ 96 min wall for 50,000
+records on the 2-core bench machine). ``"source"`` writes each record's vector by a cheaper
+route, under its text address (:func:`cairn.memory.texts.embed_hash`) and the embedder's
+fingerprint, into the store's vector table, as ``cairn embed`` would store it:
+
+  - a record with a passage ref (every tldr observation): the vector of the passage of
+    its page that holds the ref's first line (already embedded with the collection);
+  - a record without one (the abstract pieces and LoCoMo turns): a unit vector drawn
+    from a generator seeded by its text address (deterministic; against a task, such a
+    vector's cosine is ≈ 0 ± 0.05, as an unrelated text's is about 0 to 0.15 with MiniLM).
+
+A vector pass costs the same whatever the values (one row per record), so plans run every
+vector pass a fully embedded store runs; only which records the vector stages rank first
+differs from real embeddings. The route is idempotent and only fills records that have no
+vector; a store filled this way keeps those vectors (content-addressed, like all vectors).
+
 Staleness: ``manifest.json`` records the builder's version, N, the corpus archive's size
 and the collection's resolved root; any difference (e.g. the worktree moved, the
 collection pointing at a folder that is gone) rebuilds the store from scratch.
@@ -56,15 +73,24 @@ VERSION = 1
 TYPES = ("gotcha", "fix", "decision", "problem-solution", "trade-off", "preference", "what-changed")
 
 
-def open_store(n: int, *, embed_minutes: float | None = None) -> Any:
+#: ``open_store``'s ways of giving memory records their vectors (see the module).
+MEMORY_VECTORS = ("embed", "source")
+
+
+def open_store(n: int, *, embed_minutes: float | None = None, memory_vectors: str = "embed") -> Any:
     """The workspace of the scale store with ``n`` observations, built if missing or stale.
 
     Each stage resumes what an interrupted build left: the index is incremental, the
     embedding resumable, the observations imported when the store has none.
     ``embed_minutes`` stops embedding after that long (the rest stays pending: both
     ``plan`` and ``query`` then read the same partly embedded collection); the manifest
-    is written only for a complete build."""
+    is written only for a complete build. ``memory_vectors="source"``: every memory record
+    without a vector gets one by the cheaper route of the module's docstring, after the
+    passages are embedded."""
     import cairn
+
+    if memory_vectors not in MEMORY_VECTORS:
+        raise ValueError(f"memory_vectors: one of {MEMORY_VECTORS}, not {memory_vectors!r}")
 
     docs = (WORK / "tldr").resolve()
     wanted = {"version": VERSION, "observations": n, "archive_size": TLDR.stat().st_size, "root": str(docs / "pages")}
@@ -73,6 +99,8 @@ def open_store(n: int, *, embed_minutes: float | None = None) -> Any:
         ws = cairn.open(home=WORK / "home", index=INDEX)
         roots = {c.name: c.root for c in ws.list_collections().collections}
         if roots.get("tldr") == wanted["root"]:
+            if memory_vectors == "source":
+                source_vectors(ws)
             return ws
         ws.close()
     ws = cairn.open(home=WORK / "home", index=INDEX) if (WORK / "home").is_dir() else None
@@ -113,6 +141,9 @@ def open_store(n: int, *, embed_minutes: float | None = None) -> Any:
             raise TimeoutError(f"embedded {done} of {total}")
 
     try:
+        if memory_vectors == "source":  # passages first, then the records' vectors from them
+            ws.embed("tldr", progress=stop_in_time)
+            source_vectors(ws)
         result = ws.embed(progress=stop_in_time)
         complete = result.pending_after == 0
     except TimeoutError as exc:
@@ -122,6 +153,64 @@ def open_store(n: int, *, embed_minutes: float | None = None) -> Any:
     if complete:
         manifest.write_text(json.dumps(wanted))
     return ws
+
+
+def source_vectors(ws: Any) -> int:
+    """Give every active memory record without a vector one by the cheaper route of the
+    module's docstring (its source passage's vector, else a seeded random unit vector);
+    the number of vectors written. Records whose source passage has no vector yet are left
+    pending."""
+    import numpy as np
+
+    from cairn.memory.texts import embed_hash, embed_text
+
+    store = ws._open_store(False)
+    embedder = ws.models.embedder()
+    fingerprint = embedder.fingerprint
+    addressed = {embed_hash(r): r for r in store.memory_list(None, limit=10**9)}
+    have = store.vectors_for(fingerprint, list(addressed))
+    missing = {a: r for a, r in addressed.items() if a not in have}
+    if not missing:
+        return 0
+    spans: dict[str, list[tuple[int, int, str]]] = {}
+    for docid, start, end, passage_hash in store.conn.execute(
+            "SELECT d.docid, p.start_line, p.end_line, p.passage_hash FROM passages p"
+            " JOIN documents d ON d.id = p.document_id WHERE d.active = 1 ORDER BY p.id"):
+        spans.setdefault(docid, []).append((start, end, passage_hash))
+    sources: dict[str, str | None] = {}
+    for address, record in missing.items():
+        ref = next((e for e in record.evidence if e.kind == "passage" and e.start is not None), None)
+        found = None
+        if ref is not None:
+            found = next((h for s, e, h in spans.get(ref.target, []) if s <= ref.start <= e), None)
+        sources[address] = found
+    passage_vectors = store.vectors_for(fingerprint, sorted({h for h in sources.values() if h}))
+    dims = embedder.dimensions
+    rows: list[tuple[str, bytes, int, int]] = []
+    addresses = [a for a in missing if sources[a] is None or sources[a] in passage_vectors]
+    counts = embedder.count_tokens([embed_text(missing[a]) for a in addresses])
+    for address, tokens in zip(addresses, counts, strict=True):
+        source = sources[address]
+        if source is not None:
+            blob = passage_vectors[source]
+        else:
+            vector = np.random.default_rng(int(address[:16], 16)).standard_normal(dims)
+            blob = (vector / np.linalg.norm(vector)).astype("<f4").tobytes()
+        rows.append((address, blob, dims, tokens))
+    for start in range(0, len(rows), 5000):
+        store.write_vectors(fingerprint, rows[start:start + 5000])
+    print(f"  memory vectors by the source route: {sum(sources[a] is not None for a in addresses)} from passages, "
+          f"{sum(sources[a] is None for a in addresses)} seeded, {len(missing) - len(rows)} left pending",
+          file=sys.stderr)
+    return len(rows)
+
+
+def memory_vector_count(ws: Any) -> tuple[int, int]:
+    """(active memory records with a vector for the embedder, active memory records)."""
+    store = ws._open_store(False)
+    addresses = [h for (h,) in store.conn.execute("SELECT embed_hash FROM memory_records WHERE status = 'active'")]
+    have = store.vectors_for(ws.models.embedder().fingerprint, addresses)
+    return sum(h in have for h in addresses), len(addresses)
 
 
 def _observations(ws: Any, n: int) -> Iterator[dict[str, Any]]:

@@ -196,3 +196,61 @@ def test_a_fresh_process_decodes_only_the_records_it_recalls(mws: Any, monkeypat
         assert set(got) <= set(decoded)
     finally:
         fresh.close()
+
+
+@needs_minilm
+def test_a_write_reads_only_the_new_vectors(mws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a memory write, recall reads the vectors of the texts its last matrix did not
+    hold, and keeps the rest: the matrix, the recall and the plan are those of a process
+    that reads everything afresh."""
+    import cairn
+    from cairn.store.sqlite.vectors import VectorsMixin
+
+    mws.memory_add("Database choice", "We keep every order in PostgreSQL with nightly backups.", source="manual")
+    mws.memory_add("Lunch", "The team likes the noodle place on Fridays.", source="manual")
+    mws.memory_add("Deploys", "Releases go out on Tuesdays after the backup check.", source="manual")
+    mws.embed()
+    caller = mws.memory_caller()
+    task = "which relational store holds purchases and when are backups taken"
+    mws._recall.recall(task, caller, 5)  # the matrix of three vectors, kept
+    asked: list[list[str]] = []
+    reads = VectorsMixin.vectors_for
+    monkeypatch.setattr(VectorsMixin, "vectors_for",
+                        lambda self, fp, hashes: asked.append(list(hashes)) or reads(self, fp, hashes))
+    mws.memory_add("Backups", "Backups of the orders database run nightly at two.", source="manual")
+    mws.embed()
+    mws.memory_add("Pending", "A note about backups that has no vector yet.", source="manual")  # not embedded
+    asked.clear()  # (the embedding pass asked for every record's)
+    warm = mws._recall.recall(task, caller, 5)
+    assert [len(h) for h in asked] == [2]  # the two new texts alone (one has a vector)
+    seen = next(v for _, v in mws._recall._cache.values())
+    fresh = cairn.open()
+    try:
+        cold = fresh._recall.recall(task, caller, 5)
+        again = next(v for _, v in fresh._recall._cache.values())
+        assert seen.rows == again.rows and len(seen.rows) == 4
+        assert seen.matrix.tobytes() == again.matrix.tobytes() and seen.matrix.dtype == again.matrix.dtype
+        assert [(r.qualified.record.id, r.cosine) for r in warm] == [(r.qualified.record.id, r.cosine) for r in cold]
+        assert canonical(mws.plan(task, budget=300, explain=True).model_dump(mode="json")) == canonical(
+            fresh.plan(task, budget=300, explain=True).model_dump(mode="json"))
+    finally:
+        fresh.close()
+
+
+def test_a_matrix_from_kept_and_read_rows_is_the_full_read() -> None:
+    """Kept rows first (records appended) or anywhere (a record embedded late): the same
+    bytes, dtype and shape as one full read."""
+    import numpy as np
+
+    from cairn.memory.recall import _matrix
+    from cairn.memory.records import RecordKey
+
+    vectors = {f"h{i}": np.arange(i, i + 3, dtype="<f4") / 7 for i in range(6)}
+    keys = [RecordKey(f"r{i}", "observation", "p", None, "project", None, f"h{i}") for i in range(6)]
+    blobs = {h: v.tobytes() for h, v in vectors.items()}
+    full = _matrix(keys, blobs, {}, None)
+    for kept in (["h0", "h1", "h2"], ["h1", "h3", "h5"], ["h5"], list(vectors)):
+        previous = np.stack([vectors[h] for h in reversed(kept)]).astype("<f4")
+        held = {h: len(kept) - 1 - n for n, h in enumerate(kept)}
+        made = _matrix(keys, {h: b for h, b in blobs.items() if h not in held}, held, previous)
+        assert made.tobytes() == full.tobytes() and made.dtype == full.dtype and made.shape == full.shape

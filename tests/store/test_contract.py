@@ -305,6 +305,26 @@ def test_vectors(store: Store, notes: CollectionRecord) -> None:
         assert np.frombuffer(blob, dtype="<f4").tolist() == vectors[sha(texts[pid])].tolist()
 
 
+def test_data_version_sees_every_writer(open_store: OpenStore, store: Store, notes: CollectionRecord) -> None:
+    """The data version changes with every change of passages or vectors, made on this
+    connection or committed on another (a second store on the same index, the reader),
+    and stays put while nothing changes (it is kept between calls)."""
+    other = open_store("index")
+    reader = getattr(store, "reader", lambda: other)()
+    write(store, notes, document("a.md", "A", ["one", "two"]))
+    seen = [s.data_version() for s in (store, other, reader)]
+    assert [s.data_version() for s in (store, other, reader)] == seen  # nothing changed
+    pending = store.pending_passages("fp", None, 10)
+    other.write_vectors("fp", [(pending[0][0], np.asarray([1.0, 0.0], dtype="<f4").tobytes(), 2, 1)])
+    after = [s.data_version() for s in (store, other, reader)]
+    assert all(a != b for a, b in zip(after, seen, strict=True))
+    store.write_vectors("fp", [(pending[1][0], np.asarray([0.0, 1.0], dtype="<f4").tobytes(), 2, 1)])
+    again = [s.data_version() for s in (store, other, reader)]
+    assert all(a != b for a, b in zip(again, after, strict=True))
+    write(store, notes, document("b.md", "B", ["three"]))  # a new passage, same vectors
+    assert all(s.data_version() != v for s, v in zip((store, other, reader), again, strict=True))
+
+
 # --- links -----------------------------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import heapq
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -60,6 +61,19 @@ if TYPE_CHECKING:
 
 #: Records a recall or an embedding pass reads (memory_list's default stops at 10,000).
 ALL_RECORDS = 1_000_000_000
+
+_passes_lock = threading.Lock()
+_passes: list[ThreadPoolExecutor] = []
+
+
+def _vector_passes() -> ThreadPoolExecutor:
+    """The thread of recall's second vector pass (one per process, started on first use):
+    the pass over every record's vector (≈ 10 ms of memory-bound BLAS at 50,000 records)
+    runs there while the recall's thread reads and expands the BM25 feedback query."""
+    with _passes_lock:
+        if not _passes:
+            _passes.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-recall-vectors"))
+        return _passes[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,13 +281,16 @@ class HybridRecall:
         rows: list[str] = []
         matrix = None
         if fingerprint is not None:
-            blobs = store.vectors_for(fingerprint, [k.embed_hash for k in keys])
-            found = [k for k in keys if k.embed_hash in blobs]
+            # Vectors are content-addressed and never rewritten or deleted, so the vectors
+            # of the last matrix are still the store's: only texts it did not hold are read
+            # (a write of one record re-read all 50,000 vectors, ≈ 5 s). Should the store hold
+            # fewer vectors than then (rows deleted by hand), everything is read again.
+            held = _held_rows(cached[1]) if cached is not None and _no_fewer_vectors(cached[0], version) else {}
+            blobs = store.vectors_for(fingerprint, [k.embed_hash for k in keys if k.embed_hash not in held])
+            found = [k for k in keys if k.embed_hash in held or k.embed_hash in blobs]
             rows = [k.id for k in found]
             if rows:  # numpy only where vectors exist (the base install has none)
-                import numpy as np
-
-                matrix = np.frombuffer(b"".join(blobs[k.embed_hash] for k in found), dtype="<f4").reshape(len(rows), -1)
+                matrix = _matrix(found, blobs, held, cached[1].matrix if held and cached is not None else None)
         seen = _Visible(keys, {k.id: n for n, k in enumerate(keys)}, session_neighbours(keys), rows, matrix,
                         version[0], {rid: n for n, rid in enumerate(rows)})
         with self._lock:
@@ -312,13 +329,21 @@ class HybridRecall:
         if not strong and rankings["bm25"]:
             first = _fused_ids(rankings, seen.ordinal, weights, tuning,
                                max(tuning.feedback_text_passages, tuning.feedback_vector_passages))
-            top = [embed_text(r) for r in seen.records(store, first[:tuning.feedback_text_passages])]
-            extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
-            if extra:
-                rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
             shifted = self._shifted(seen, query, first[:tuning.feedback_vector_passages])
+            # Both feedback lists depend only on ``first``: the shifted vector's pass over the
+            # matrix (GIL released in BLAS) runs on its own thread beside the BM25 feedback.
+            vectorx: Future[list[tuple[str, float]]] | None = None
             if shifted is not None:
-                rankings["vectorx"] = _nearest(seen.rows, cosines(seen.matrix, shifted), depth)
+                vectorx = _vector_passes().submit(lambda: _nearest(seen.rows, cosines(seen.matrix, shifted), depth))
+            try:
+                top = [embed_text(r) for r in seen.records(store, first[:tuning.feedback_text_passages])]
+                extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
+                if extra:
+                    rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
+            finally:  # the pass never outlives its recall
+                shifted_ranked = vectorx.result() if vectorx is not None else None
+            if shifted_ranked is not None:  # after bm25x: the stages fuse in this order
+                rankings["vectorx"] = shifted_ranked
                 weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
         ids = fused_order(rankings, seen.keys, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
         qualified = self._memory.qualified(seen.records(store, ids), caller, store=store)
@@ -359,6 +384,39 @@ class HybridRecall:
         if not rows:
             return None
         return rocchio(query, seen.matrix[rows], self._settings.rocchio_beta)
+
+
+def _no_fewer_vectors(before: object, now: tuple[int, tuple[int, int, int]]) -> bool:
+    """Whether the store holds no fewer vectors than at ``before`` (a cache version)."""
+    return isinstance(before, tuple) and before[1][2] <= now[1][2]
+
+
+def _held_rows(seen: _Visible) -> dict[str, int]:
+    """Text address -> its row in ``seen``'s matrix."""
+    if seen.matrix is None:
+        return {}
+    return {k.embed_hash: seen.row_of[k.id] for k in seen.keys if k.id in seen.row_of}
+
+
+def _matrix(found: Sequence[RecordKey], blobs: Mapping[str, bytes], held: Mapping[str, int], previous: Any) -> Any:
+    """The float32 matrix of ``found``'s vectors in order: rows of ``previous`` for the
+    texts in ``held``, the others from ``blobs``. Built as a full read builds it (one
+    bytes object, read by ``np.frombuffer``), so the products see the same memory layout."""
+    import numpy as np
+
+    if not held:
+        return np.frombuffer(b"".join(blobs[k.embed_hash] for k in found), dtype="<f4").reshape(len(found), -1)
+    out = np.empty((len(found), previous.shape[1]), dtype="<f4")
+    old = np.fromiter((n for n, k in enumerate(found) if k.embed_hash in held), dtype=np.intp)
+    rows = np.fromiter((held[found[n].embed_hash] for n in old.tolist()), dtype=np.intp, count=old.size)
+    if old.size and old[-1] == old.size - 1:  # the kept rows come first (records are appended)
+        np.take(previous, rows, axis=0, out=out[:old.size])
+    else:
+        out[old] = previous[rows]
+    new = [n for n, k in enumerate(found) if k.embed_hash not in held]
+    if new:
+        out[new] = np.frombuffer(b"".join(blobs[found[n].embed_hash] for n in new), dtype="<f4").reshape(len(new), -1)
+    return np.frombuffer(out.tobytes(), dtype="<f4").reshape(out.shape)
 
 
 @runtime_checkable
