@@ -16,13 +16,16 @@ clause of its own or a Japanese first clause "…し、" as a sentence of its ow
 Chinese "，并" the evidence writes as "，" (:mod:`cairn.answer.cjk_readings`), and a
 Japanese request of the evidence read as the rule it states (:mod:`cairn.answer.cjk_restated`),
 and a Korean genitive 의, a Chinese copula 为/是 or time 在, a Japanese directive こと/てください
-one side leaves out or says another way (:mod:`cairn.answer.cjk_particles`).
+one side leaves out or says another way (:mod:`cairn.answer.cjk_particles`), and a
+Chinese claim's "但"/"也" between clauses the evidence states without
+(:mod:`cairn.answer.cjk_connectives`).
 A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
 from __future__ import annotations
 
 from cairn.answer.articles import one_reading
+from cairn.answer.cjk_connectives import connective_reading
 from cairn.answer.cjk_particles import particle_readings
 from cairn.answer.cjk_readings import (
     attributive_reading,
@@ -89,5 +92,8 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     if request is not None:
         out.append([request])
     out += particle_readings(claim_text, evidence_text)  # 근로자의 동의 = 근로자 동의 (session 16b)
+    connective = connective_reading(claim_text, evidence_text)  # ，但须 = ，须 (session 18c)
+    if connective is not None:
+        out.append([connective])
     out += [] if table else [[(claim, evidence_text)] for claim in swapped_conjuncts(claim_text, evidence_text)]
     return out
