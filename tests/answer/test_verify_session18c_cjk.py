@@ -177,3 +177,37 @@ _KO_PAY_PAST = "요금은 현금으로 낼 수 있으며, 수수료는 없었다
 )
 def test_a_korean_existence_clause_of_its_own(claim: str, evidence: str, expected: str) -> None:
     _check(claim, evidence, expected)
+
+
+# --------------------------------------------------------------------------- topic + a later clause
+
+_ZH_RULES = "本办法由财务部经理赵磊起草，经董事长孙伟批准，自2028年3月1日起施行。\n"
+_ZH_RULES_AFTER = "本办法经董事会审议通过后，自2028年3月1日起施行。\n"
+_ZH_RULES_IF = "本办法如经董事会批准，自2028年3月1日起施行。\n"
+_ZH_RULES_EXCEPT = "本办法除第五条外，自2028年3月1日起施行。\n"
+_ZH_LIMIT = "每位住客每天限领一瓶饮用水，零食可按需领取。\n"
+_ZH_FEES = "本项目为第2期，由市体育局主办，每名学员收费300元。\n"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        ("本办法自2028年3月1日起施行。", _ZH_RULES, "supported"),
+        ("本办法自2028-03-01起施行。", _ZH_RULES, "supported"),
+        ("本办法经董事长孙伟批准。", _ZH_RULES, "supported"),
+        ("本办法自2028年4月1日起施行。", _ZH_RULES, "!supported"),  # another date
+        ("本办法自2028年3月1日起废止。", _ZH_RULES, "!supported"),
+        ("本办法由董事长孙伟起草。", _ZH_RULES, "!supported"),  # role swapped
+        ("本办法经财务部经理赵磊批准。", _ZH_RULES, "!supported"),
+        ("本办法自2028年3月1日起施行。", _ZH_RULES_AFTER, "!supported"),  # a condition dropped
+        ("本办法自2028年3月1日起施行。", _ZH_RULES_IF, "!supported"),
+        ("本办法自2028年3月1日起施行。", _ZH_RULES_EXCEPT, "!supported"),  # an exception dropped
+        ("每位住客每天限领一瓶零食。", _ZH_LIMIT, "!supported"),  # another object
+        ("本项目由市体育局主办。", _ZH_FEES, "supported"),
+        ("本项目每名学员收费300元。", _ZH_FEES, "!supported"),  # a clause of its own subject: not read
+        ("本项目每名学员收费500元。", _ZH_FEES, "!supported"),
+        ("本项目由省体育局主办。", _ZH_FEES, "!supported"),
+    ],
+)
+def test_a_topic_with_a_later_clause(claim: str, evidence: str, expected: str) -> None:
+    _check(claim, evidence, expected)
