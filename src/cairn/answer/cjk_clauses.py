@@ -41,6 +41,9 @@ _JA_DE_RE = re.compile(r"(\d[^\s\d、。，]{0,3})で、(?=[^、。]*?[はが])"
 #: Korean final predicates (plain form) that carry only a tense: a noun + 하다/되다, the copula.
 _KO_FINAL_RE = re.compile(r"[가-힣](하다|했다|되다|됐다|이다|이었다|였다)\.?\s*$")
 _KO_CLAUSE_RE = re.compile(r"(?<=[가-힣])(?:(하며|되며|이며)|(이고)(?=, [^,.]*?[가-힣](?:은|는|이|가) )),")
+#: Session 18c: "있으며,"/"없으며," before a clause with a topic or subject of its own.
+_KO_EXIST_RE = re.compile(r"(?<=[\s가-힣])(있|없)으며,(?! (?:다만|단|단지|그러나|하지만)[\s,])(?= [^,.]*?[가-힣](?:은|는|이|가) )")
+_KO_PAST_END_RE = re.compile(r"(?:었|았|였|했|됐)다\.?\s*$")
 _KO_PAST = frozenset(["했다", "됐다", "이었다", "였다"])
 
 
@@ -58,6 +61,10 @@ def _sentence(s: str) -> str:
         past = (ja.group(1) or ja.group(2)) in ("した", "だった")
         s = _JA_SURU_RE.sub("した，" if past else "する，", s)
         return _JA_DE_RE.sub(r"\1だった，" if past else r"\1だ，", s)
+    if "으며," in s and not _KO_PAST_END_RE.search(s):
+        # Session 18c: "할 수 있으며, 수수료는 없다": an existence or possibility first
+        # clause, the second with its own topic, in a present sentence.
+        s = _KO_EXIST_RE.sub(r"\1다,", s)
     ko = _KO_FINAL_RE.search(s)
     if ko and not re.search(r"\s하다\.?\s*$", s):
         past = ko.group(1) in _KO_PAST

@@ -59,6 +59,7 @@ from fractions import Fraction
 
 from cairn.answer.cjk_clauses import continuative_clauses
 from cairn.answer.cjk_durations import duration_words
+from cairn.answer.cjk_function_words import function_word_forms
 from cairn.answer.cjk_numerals import mixed_numerals
 from cairn.answer.cjk_restated import restated_forms, slash_dates, without_topic_after_ni
 from cairn.answer.clock_ranges import half_day_minute_ranges
@@ -585,6 +586,7 @@ _KO_TIME_AT_RE = re.compile(
 def canonical_cjk(text: str) -> str:
     """``text`` with the exact CJK equivalences above written in one form."""
     text = restated_forms(_VARIANT_RE.sub(lambda m: _VARIANT_OF[m.group()], text))  # session 11
+    text = function_word_forms(text)  # session 18c: 以后 = 后, 的时候 = 时, 계약할 때 = 계약 시
     text = duration_words(mixed_numerals(text))  # session 16b: 2千5百円 = 2500円, 이틀 = 2天
     text = _halves(_HAN_MULT_RE.sub(_han_multiplier, _MAN_CHEON_RE.sub(_man_cheon, text)))
     text = _CLOCK_HALF_RE.sub(lambda m: m.group(1) + m.group(2) + ("30분" if m.group(2) == "시" else "30分"), text)
@@ -618,7 +620,7 @@ def canonical_cjk(text: str) -> str:
         text = _KO_DAYS_RE.sub(r"\1天", _KO_METRIC_RE.sub(lambda m: _KO_METRIC[m.group(1)], text))
         text = _KO_PERIOD_SPAN_RE.sub(r"\1", text.replace("天이 ", "天는 ").replace("天가 ", "天는 "))
         text = _KO_WEEKS_RE.sub(r"\1주", text)
-        text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("、", text))
+        text = _KO_OR_VERBS_RE.sub(_or_verbs, _KO_OR_RE.sub("或", text.replace(" 또는 ", "或 ")))
         text = _KO_WITH_RE.sub("로", text)  # session 16b: 앱으로 = 앱로, one instrumental
         text = _KO_TIMES_RE.sub(lambda m: _KO_TIMES[m.group(1)] + "번", text)
         text = _KO_PER_PERIOD_RE.sub(r"\1 ", _KO_COUNT_RE.sub(r"\1번", text))

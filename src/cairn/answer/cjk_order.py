@@ -54,8 +54,13 @@ def _shared_topic(clause: list[AccountToken], ev_clauses: list[list[AccountToken
         n += 1
     if n < 2:
         return False
-    rest = clause[n:]
-    return any(_contains(ev_clause, rest) for ev_clause in ev_clauses[1:])
+    # Session 18c: its coordinated items may come in another order there, as in a
+    # clause of its own ("年会期间红酒、啤酒可适量饮用" for "…，啤酒、红酒可适量饮用").
+    segments = _cjk_segments(clause[n:])
+    return any(
+        all(_contains(ev_clause, seg, len(segments) > 1) for seg in segments)
+        for ev_clause in ev_clauses[1:]
+    )
 
 
 #: Marks that stay inside a clause: the enumeration comma, and parentheses (session 10: a

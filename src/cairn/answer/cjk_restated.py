@@ -88,7 +88,7 @@ _JA_POTENTIAL = dict(zip("すくぐむぶつう", "せけげめべてえ", stric
 _JA_KOTO_RE = re.compile(r"(?<=[\u4e00-\u9fff])([すくぐむぶつう])こと[がは]?(?:でき)")
 _ZH_NOT_YET_RE = re.compile(r"没有(?=[\u4e00-\u9fff])")
 _ZH_FRAME_RE = re.compile(
-    r"(?<=[\u4e00-\u9fff])是((?:按照|按|根据|通过|由)[^，。；！？是]{1,30}?)(?:来)?([\u4e00-\u9fff]{2})的(?=[。！？]|$)"
+    r"(?<=[\u4e00-\u9fff，])是((?:按照|按|根据|通过|由)[^，。；！？是]{1,30}?)(?:来)?([\u4e00-\u9fff]{2})的(?=[，。；！？]|$)"
 )
 
 _ZH_WILL_RE = re.compile(

@@ -173,7 +173,7 @@ def _gap_problem(ev: tuple[AccountToken, ...], run: list[int], lo: int, hi: int)
         t.kind == "c" and t.key in "不未无非勿禁" for t in words
     ):
         return f"the evidence says {words[0].text!r} there"
-    if any(t.kind == "w" and t.key == "or" for t in words):
+    if any((t.kind == "w" and t.key == "or") or (t.kind == "c" and t.key == "或") for t in words):
         # One of two alternatives is not the fact: "sent to the manager or the director"
         # does not account "sent to the director".
         return "the evidence says 'or' there"
@@ -448,7 +448,9 @@ def episodic(claim: list[AccountToken]) -> bool:
 
 #: CJK words that make what comes right before them an exception ("X以外的Y": every Y but
 #: X; "X 외의 Y"; "X를 제외한"): a claim that stops right before one states the opposite.
-_CJK_EXCEPTIONS = ("以外", "之外", "除外", "외에", "외의", "외는", "외엔", "제외")
+#: Session 18c: so does "or" before a second alternative ("须提交身份证或户口本" does not
+#: account "须提交身份证", as "a passport or an identity card" does not "a passport").
+_CJK_EXCEPTIONS = ("以外", "之外", "除外", "외에", "외의", "외는", "외엔", "제외", "或", "또는", "または", "又は", "もしくは")
 #: What a Japanese predicate's tail adds to the verb it follows: possibility or frequency
 #: (ことがある, 場合がある, かもしれない, 可能性, おそれ), ability (ことができる), need
 #: (必要がある), a plan or expectation (予定, 見込み, はず, つもり), obligation (べき),

@@ -18,13 +18,17 @@ clause of its own or a Japanese first clause "…し、" as a sentence of its ow
 Chinese "，并" the evidence writes as "，" (:mod:`cairn.answer.cjk_readings`), and a
 Japanese request of the evidence read as the rule it states (:mod:`cairn.answer.cjk_restated`),
 and a Korean genitive 의, a Chinese copula 为/是 or time 在, a Japanese directive こと/てください
-one side leaves out or says another way (:mod:`cairn.answer.cjk_particles`).
+one side leaves out or says another way (:mod:`cairn.answer.cjk_particles`), and a
+Chinese claim's "但"/"也" between clauses the evidence states without
+(:mod:`cairn.answer.cjk_connectives`), and a Chinese sentence's topic with one later
+clause, the clauses between left out (:mod:`cairn.answer.cjk_topic_clauses`).
 A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
 from __future__ import annotations
 
 from cairn.answer.articles import one_reading
+from cairn.answer.cjk_connectives import connective_reading
 from cairn.answer.cjk_particles import particle_readings
 from cairn.answer.cjk_readings import (
     attributive_reading,
@@ -33,6 +37,7 @@ from cairn.answer.cjk_readings import (
     edition_reading,
 )
 from cairn.answer.cjk_restated import request_reading
+from cairn.answer.cjk_topic_clauses import topic_clause_readings
 from cairn.answer.clause_order import contrast_clauses, swapped_clauses
 from cairn.answer.conditions import condition_reading
 from cairn.answer.conjuncts import swapped_conjuncts
@@ -94,5 +99,9 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     if request is not None:
         out.append([request])
     out += particle_readings(claim_text, evidence_text)  # 근로자의 동의 = 근로자 동의 (session 16b)
+    connective = connective_reading(claim_text, evidence_text)  # ，但须 = ，须 (session 18c)
+    if connective is not None:
+        out.append([connective])
+    out += [] if table else [[pair] for pair in topic_clause_readings(claim_text, evidence_text)]  # 本规定…，自…起施行
     out += [] if table else [[(claim, evidence_text)] for claim in swapped_conjuncts(claim_text, evidence_text)]
     return out

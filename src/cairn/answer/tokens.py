@@ -397,10 +397,28 @@ _CJK_COORDINATORS = re.compile("および|及び|ならびに|並びに|(?<=[가
 #: particle too ("規則は本館と別館の"), before "で" too; never "として", "という" or
 #: "と一緒に"/"と共に" (with). Session 11: never the や of a verb (燃やす, 冷やさない, 増やせる).
 _JA_TO_RE = re.compile(
-    r"(^|[、。，：；|\s（(のはがをにで])([^\s、。，はがをもにでとのへや|（）()]{1,10})(と|や(?![さしすせそ]))"
+    r"(^|[、。，：；|\s（(のはがをにで])([^\s、。，はがをもにでとのへや|（）()]{1,10})(と|や(?![さしすせそ])|か(?![らもなどつ]))"
     r"(?!して|しての|いう|いった|一緒|共に|ともに|同様|同じ|なる|なり|なっ)"
     r"([^\s、。，はがをもにでとのへや|（）()]{1,10})(?=[はがをもにので])"
 )
+
+
+#: Session 18c: "AかB" between two nouns ("水かお茶のみ") is "or": read as 或, never as the
+#: enumeration comma of "and" (not から, かも, かな, かど, かつ); only with a kanji or katakana
+#: on each side of it (after an honorific お/ご on the right: 水かお茶), so a verb ending (受診しなかった), a word of hiragana (おかゆ) or a
+#: count (1か月) is never split.
+
+
+def _ja_coordination(m: re.Match[str]) -> str:
+    if m.group(3) == "か" and (
+        not (_NOT_HIRAGANA_RE.match(m.group(2)[-1]) and _NOT_HIRAGANA_RE.match(m.group(4).lstrip("おご")[:1] or "か"))
+        or m.group(2)[-1] in "0123456789〇一二三四五六七八九十百何数"
+    ):
+        return m.group()  # a verb's なかった, a kana word (おかゆ), a count (1か月) keep their か
+    return f"{m.group(1)}{m.group(2)}{'或' if m.group(3) == 'か' else '、'}{m.group(4)}"
+
+
+_NOT_HIRAGANA_RE = re.compile("[^\u3041-\u309f]")
 
 
 #: In Japanese "、" also ends a clause ("冷蔵し、肉は冷凍する"): after a hiragana (a verb
@@ -414,7 +432,7 @@ _KANA_RE = re.compile("[\u3041-\u309f\u30a0-\u30ff]")
 def _cjk_tokens(text: str, out: list[AccountToken]) -> None:
     text = canonical_cjk(text)
     if _KANA_RE.search(text):
-        text = _JA_TO_RE.sub(r"\1\2、\4", _JA_CLAUSE_COMMA_RE.sub("，", text))
+        text = _JA_TO_RE.sub(_ja_coordination, _JA_CLAUSE_COMMA_RE.sub("，", text))
     text = _CJK_COORDINATORS.sub("、", _cjk_numerals(text))
     pos = 0
     # The last quantity when it ends where this piece starts: (dim, unit factor, total).
