@@ -79,6 +79,9 @@ def unread_column(
         free = [c for c in claim if not any(_match(c, o) for o in others)]
         if not all(any(_names(c, e, abbreviations(heads[k])) for c in free) for e in words[k]):
             continue
+        moved = _copula_value_elsewhere(k, words[k], cells, claim, [*label, *_header_words(heads[0])], named)
+        if moved:
+            return f"the claim gives the column {heads[k].strip()!r} the value {moved!r} of another column"
         # The value is looked for outside the header's own words ("first" is no 1).
         said = {e.text.lower() for e in words[k]}
         spoken = [c for c in claim if c.text.lower() not in said]
@@ -87,6 +90,59 @@ def unread_column(
         numbers = [e for e in values[k] if e.kind == "n"]
         if values[k] and not any(_match(c, e) for c in spoken for e in numbers or values[k]):
             return f"the claim names the column {heads[k].strip()!r} but not its value"
+    return None
+
+
+_COPULAS = frozenset({"be:present", "be:past"})
+_VALUE_STOPS = frozenset({"but", "while", "whereas"})
+
+
+def _copula_value_elsewhere(
+    k: int,
+    header: Sequence[AccountToken],
+    cells: Sequence[Sequence[AccountToken]],
+    claim: Sequence[AccountToken],
+    label: Sequence[AccountToken],
+    named: Sequence[int],
+) -> str | None:  # ``label``: the row's label words and its column's header words
+    """Lead, session 13: "The launch cover of Yellow is senior crews" / "For POST, the
+    path is Cancel an order" equate the named column with what follows the copula. A word
+    of that value which the column's cell lacks and another cell of the row holds is that
+    other column's value, however many words the two cells share."""
+    body = [(i, c) for i, c in enumerate(claim) if c.kind == "p" or c.key not in _HEADER_FILLER]
+    keys = [c for _, c in body]
+    n = len(header)
+    start = next(
+        (s for s in range(len(keys) - n + 1) if all(_names(keys[s + m], header[m]) for m in range(n))),
+        None,
+    )
+    if start is None:
+        return None
+    after = body[start + n - 1][0] + 1
+    copula = next((i for i in range(after, len(claim)) if claim[i].key in _COPULAS), None)
+    # Only "the H is V" / "the H of <the row> is V": between the header and the copula
+    # nothing but filler and the row's own name, its label or the label column's header
+    # ("of the large locker" for "large" under "locker size"; not "Fixed firmware 5.0.4 …
+    # was released").
+    if copula is None or not all(
+        c.kind == "p" or c.key in _HEADER_FILLER or any(_match(c, e) for e in label)
+        for c in claim[after:copula]
+    ):
+        return None
+    value: list[AccountToken] = []
+    for c in claim[copula + 1:]:
+        if c.kind == "p" or c.key in _COPULAS or (c.kind == "w" and c.key in _VALUE_STOPS):
+            break  # a value's list goes on after "and"; a clause of its own does not
+        if c.kind in ("w", "n") and c.key not in _HEADER_FILLER and c.key not in _QUALIFIERS:
+            value.append(c)
+    own = cells[k]
+    # A value of a column the claim also names is not taken from a column it left out.
+    others = [e for j in range(1, len(cells)) if j != k and j not in named for e in cells[j]]
+    for c in value:
+        if any(_match(c, e) for e in [*header, *label]) or any(_match(c, e) for e in own):
+            continue
+        if any(_match(c, e) for e in others):
+            return c.text
     return None
 
 
