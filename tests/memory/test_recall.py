@@ -265,7 +265,7 @@ def test_the_feedback_vector_ranks_the_pool_with_scores_of_each_row_alone() -> N
     from cairn.memory.recall import _pool_nearest, _Visible
 
     rng = np.random.default_rng(7)
-    matrix = rng.standard_normal((41, 16)).astype("<f4")
+    matrix = rng.standard_normal((41, 384)).astype("<f4")  # the model's dimensions
     matrix[9] = matrix[30]  # a tie: the earlier row first
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     rows = [f"r{n}" for n in range(41)]
@@ -281,7 +281,7 @@ def test_the_feedback_vector_ranks_the_pool_with_scores_of_each_row_alone() -> N
     assert all(score == own[rid] for rid, score in ranked)
     assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
     assert _pool_nearest(seen, vector, pool, 2) == ranked[:2]
-    for size in (1, 3, 4, 5, 8, 13, 40):  # any pool, any place: a record's score is its own
+    for size in (1, 3, 4, 5, 8, 13, 40) * 5:  # any pool, any place: a record's score is its own
         picked = rng.choice(41, size=size, replace=False)
         for rid, score in _pool_nearest(seen, vector, [[(rows[n], 0.0) for n in picked]], 41):
             assert score == own[rid]
