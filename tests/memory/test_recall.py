@@ -254,3 +254,84 @@ def test_a_matrix_from_kept_and_read_rows_is_the_full_read() -> None:
         held = {h: len(kept) - 1 - n for n, h in enumerate(kept)}
         made = _matrix(keys, {h: b for h, b in blobs.items() if h not in held}, held, previous)
         assert made.tobytes() == full.tobytes() and made.dtype == full.dtype and made.shape == full.shape
+
+
+def test_the_feedback_vector_ranks_the_pool_with_scores_of_each_row_alone() -> None:
+    """``vectorx`` over the candidate pool: only the records the other lists hold (with a
+    vector), best first, ties by write position, the first ``depth``; each record's score
+    is the same whatever else is in the pool and wherever its row lies."""
+    import numpy as np
+
+    from cairn.memory.recall import _pool_nearest, _Visible
+
+    rng = np.random.default_rng(7)
+    matrix = rng.standard_normal((41, 384)).astype("<f4")  # the model's dimensions
+    matrix[9] = matrix[30]  # a tie: the earlier row first
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    rows = [f"r{n}" for n in range(41)]
+    seen = _Visible([], {}, {}, rows, matrix, row_of={rid: n for n, rid in enumerate(rows)})
+    vector = matrix[30] + np.float32(0.01) * matrix[3]
+    vector = (vector / np.linalg.norm(vector)).astype("<f4")
+    pool = [[("r30", 1.0), ("r9", 0.5), ("nov", 0.4)], [("r3", 0.9), ("r30", 0.8)], [("r17", 2.0), ("r2", 1.0)]]
+    ranked = _pool_nearest(seen, vector, pool, 10)
+    assert [rid for rid, _ in ranked][:2] == ["r9", "r30"]  # equal rows tie: write position
+    assert {rid for rid, _ in ranked} == {"r30", "r9", "r3", "r17", "r2"}  # the pool alone
+    own = {rid: round(float(np.dot(matrix[n].astype(np.float64), vector.astype(np.float64))), 6)
+           for n, rid in enumerate(rows)}
+    assert all(score == own[rid] for rid, score in ranked)
+    assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
+    assert _pool_nearest(seen, vector, pool, 2) == ranked[:2]
+    for size in (1, 3, 4, 5, 8, 13, 40) * 5:  # any pool, any place: a record's score is its own
+        picked = rng.choice(41, size=size, replace=False)
+        for rid, score in _pool_nearest(seen, vector, [[(rows[n], 0.0) for n in picked]], 41):
+            assert score == own[rid]
+    assert _pool_nearest(seen, vector, [[("nov", 1.0)]], 5) == []
+
+
+@needs_minilm
+def test_plans_with_pool_feedback_are_the_same_twice_and_across_processes(
+        mws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the feedback round's vector ranking over the pool, one task gives the same
+    plan byte for byte: twice in one process, in a fresh workspace, and in another process."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    import cairn
+    from cairn.memory import recall as recall_module
+
+    topics = ["PostgreSQL backups run nightly", "the noodle place on Fridays", "releases go out on Tuesdays",
+              "the orders database is replicated", "alpacas graze on the hill", "the VPN needs a token"]
+    mws.memory_import([{"title": f"Note {n}", "narrative": f"Note {n}: {topics[n % len(topics)]}, case {n % 5}.",
+                        "observed_at": f"2023-05-{1 + n // 10:02d}", "source": "import"} for n in range(60)])
+    mws.embed()
+    pools: list[int] = []
+    pooled = recall_module._pool_nearest
+
+    def counting(seen: Any, vector: Any, rankings: Any, depth: int) -> Any:
+        ranked = pooled(seen, vector, rankings, depth)
+        pools.append(len(ranked))
+        return ranked
+
+    monkeypatch.setattr(recall_module, "_pool_nearest", counting)
+    task = "when are backups of the orders database taken"
+
+    def digest(ws: Any) -> str:
+        plan = ws.plan(task, budget=300, explain=True).model_dump(mode="json")
+        return hashlib.sha256(canonical(plan)).hexdigest()
+
+    first = digest(mws)
+    assert pools and pools[0] > 0  # the feedback round ranked the pool
+    assert digest(mws) == first
+    fresh = cairn.open()
+    try:
+        assert digest(fresh) == first
+    finally:
+        fresh.close()
+    code = ("import hashlib, cairn\nfrom cairn.memory.governor import canonical\nws = cairn.open()\n"
+            f"plan = ws.plan({task!r}, budget=300, explain=True).model_dump(mode='json')\n"
+            "print(hashlib.sha256(canonical(plan)).hexdigest())\nws.close()\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, timeout=300)
+    assert other.stdout.strip() == first

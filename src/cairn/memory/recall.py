@@ -4,8 +4,13 @@ Two ranked lists of the records a caller may see: BM25 over the memory index, an
 cosine of the task's embedding with each record's (the embedding of :func:`embed_text`,
 kept in the index's content-addressed vector table, so a record whose text is also a
 passage is embedded once). They are fused by the reciprocal-rank fusion of ``query``
-(:func:`cairn.retrieval.hybrid.fuse`: the same ``rrf_k``, the weights of ``query --fast``
-since memory has no feedback round), then given *session context* the way ``query``
+(:func:`cairn.retrieval.hybrid.fuse`: the same ``rrf_k`` and weights), with the feedback
+round of ``query``'s default mode unless BM25 alone is decisive: the first fused records
+expand the BM25 query (``bm25x``) and shift the task's vector towards theirs (``vectorx``).
+The shifted vector ranks the candidate pool only (every record the ``bm25``, ``vector``
+and ``bm25x`` lists hold, at most three lists' depth), as ``query --fast`` ranks passages,
+instead of a second pass over every record's vector. The fused lists are then given
+*session context* the way ``query``
 gives sequence context to a collection declared a sequence
 (:func:`cairn.retrieval.hybrid.sequence_context`, the same shares): records written one
 after another in one session (the same project, owner and ``observed_at``, adjacent in
@@ -22,7 +27,6 @@ from __future__ import annotations
 import heapq
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -61,20 +65,6 @@ if TYPE_CHECKING:
 
 #: Records a recall or an embedding pass reads (memory_list's default stops at 10,000).
 ALL_RECORDS = 1_000_000_000
-
-_passes_lock = threading.Lock()
-_passes: list[ThreadPoolExecutor] = []
-
-
-def _vector_passes() -> ThreadPoolExecutor:
-    """The thread of recall's second vector pass (one per process, started on first use):
-    the pass over every record's vector (≈ 10 ms of memory-bound BLAS at 50,000 records)
-    runs there while the recall's thread reads and expands the BM25 feedback query."""
-    with _passes_lock:
-        if not _passes:
-            _passes.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="cairn-recall-vectors"))
-        return _passes[0]
-
 
 @dataclass(frozen=True, slots=True)
 class Recalled:
@@ -330,20 +320,15 @@ class HybridRecall:
             first = _fused_ids(rankings, seen.ordinal, weights, tuning,
                                max(tuning.feedback_text_passages, tuning.feedback_vector_passages))
             shifted = self._shifted(seen, query, first[:tuning.feedback_vector_passages])
-            # Both feedback lists depend only on ``first``: the shifted vector's pass over the
-            # matrix (GIL released in BLAS) runs on its own thread beside the BM25 feedback.
-            vectorx: Future[list[tuple[str, float]]] | None = None
-            if shifted is not None:
-                vectorx = _vector_passes().submit(lambda: _nearest(seen.rows, cosines(seen.matrix, shifted), depth))
-            try:
-                top = [embed_text(r) for r in seen.records(store, first[:tuning.feedback_text_passages])]
-                extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
-                if extra:
-                    rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
-            finally:  # the pass never outlives its recall
-                shifted_ranked = vectorx.result() if vectorx is not None else None
-            if shifted_ranked is not None:  # after bm25x: the stages fuse in this order
-                rankings["vectorx"] = shifted_ranked
+            top = [embed_text(r) for r in seen.records(store, first[:tuning.feedback_text_passages])]
+            extra = FeedbackExpander(terms=tuning.feedback_terms["default"]).expand(text, top)
+            if extra:
+                rankings["bm25x"] = self._bm25(store, f"{text} {extra}", caller, seen, depth)
+            if shifted is not None:  # after bm25x: the stages fuse in this order
+                # The shifted vector ranks the candidate pool only (the records the other
+                # rankings hold), as ``query --fast`` ranks passages: one small product
+                # instead of a second pass over every record's vector.
+                rankings["vectorx"] = _pool_nearest(seen, shifted, rankings.values(), depth)
                 weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
         ids = fused_order(rankings, seen.keys, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
         qualified = self._memory.qualified(seen.records(store, ids), caller, store=store)
@@ -432,6 +417,23 @@ def _reads(store: Any) -> Any:
     """Where a recall reads: the backend's second connection when it has one (a plan's
     recall runs on a helper thread beside the passages' search on the first)."""
     return store.reader() if isinstance(store, _SecondReader) else store
+
+
+def _pool_nearest(seen: _Visible, vector: NDArray[np.float32], rankings: Iterable[Sequence[tuple[str, float]]],
+                  depth: int) -> list[tuple[str, float]]:
+    """The ``depth`` best (id, cosine to ``vector``) of the records the ``rankings`` hold
+    that have a vector, best first, ties by write position. Each row's dot product is a
+    float64 sum over that row alone, so a record's score does not depend on which other
+    records are in the pool or where (a BLAS product's bits can: OpenBLAS computes rows in
+    groups of four); rounded to 6 places as :func:`cosines` rounds."""
+    import numpy as np
+
+    wanted = sorted({seen.row_of[rid] for ranked in rankings for rid, _ in ranked if rid in seen.row_of})
+    if not wanted:
+        return []
+    rows = np.asarray(wanted, dtype=np.intp)
+    scores = np.round((seen.matrix[rows].astype(np.float64) * vector.astype(np.float64)).sum(axis=1), 6)
+    return _nearest([seen.rows[n] for n in wanted], scores, depth)
 
 
 def _nearest(ids: Sequence[str], scores: NDArray[np.float64], depth: int) -> list[tuple[str, float]]:
