@@ -462,6 +462,7 @@ _JA_PREDICATE_TAILS = (
     "可能性", "おそれ", "恐れ", "予定", "見込", "はず", "べき", "必要があ", "必要はな",
     "つもり", "とは限", "わけではな", "でしょう", "だろう", "ようだ", "そうだ", "らしい",
 )
+_CJK_CUT_TAILS = _CJK_EXCEPTIONS + _JA_PREDICATE_TAILS
 
 
 def _cjk_exception(ev: tuple[AccountToken, ...], hi: int) -> str | None:
@@ -475,5 +476,5 @@ def _cjk_exception(ev: tuple[AccountToken, ...], hi: int) -> str | None:
         if t.kind != "c":
             break
         following += t.text
-    word = next((w for w in _CJK_EXCEPTIONS + _JA_PREDICATE_TAILS if following.startswith(w)), None)
+    word = next((w for w in _CJK_CUT_TAILS if following.startswith(w)), None)
     return f"{ev[hi].text}{word}…" if word else None

@@ -19,28 +19,13 @@ _NOT_PRICE_HEADS = (
 )  # fmt: skip
 
 
-def _pairs(reading: str) -> list[tuple[str, str]]:
-    """(header, cell) pairs of a row reading ("Item : Dry suit ; Hire price : £35 ; …")
-    or of a pipe table (a header line, a separator, rows)."""
-    lines = [ln for ln in reading.split("\n") if ln.strip().startswith("|")]
-    if len(lines) >= 3:
-        def cells(line: str) -> list[str]:
-            return [c.strip() for c in line.strip().strip("|").split("|")]
-        header = cells(lines[0])
-        return [(header[c] if c < len(header) else "", cell) for ln in lines[2:] for c, cell in enumerate(cells(ln))]
-    out = []
-    for part in reading.split(" ; "):
-        head, sep, cell = part.partition(" : ")
-        if sep:
-            out.append((head, cell))
-    return out
-
-
 def cost_reads(value_key: str, reading: str) -> bool:
     """True when "costs" may bind the currency value ``value_key`` (an account key
-    "q:cur…") in the table row ``reading``."""
+    "q:cur…") in the table row ``reading`` ("Item : Dry suit ; Hire price : £35 ; …",
+    as :mod:`cairn.answer.evidence` reads a row with its header)."""
     money: list[tuple[str, bool]] = []
-    for head, cell in _pairs(reading):
+    for part in reading.split(" ; "):
+        head, _, cell = part.partition(" : ") if " : " in part else ("", "", part)
         keys = [t.key for t in account_tokens(cell) if t.kind == "n"]
         if any(k.startswith("q:cur") for k in keys):
             money.append((head.lower(), value_key in keys))
