@@ -62,7 +62,7 @@ def test_labels_evidence_and_splits() -> None:
             assert case["contradicted"] is False
         assert split_of.setdefault(case["note"], case["split"]) == case["split"]
     splits = Counter(split_of.values())
-    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20"}
+    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20", "test21"}
     assert abs(splits["tune"] - splits["test"]) <= 2
     # test2: the second held-out split, written after test had been looked at
     assert splits["test2"] >= 4
@@ -227,3 +227,19 @@ def test_labels_evidence_and_splits() -> None:
     assert sum(c["kind"] == "role-swap" for c in test20) >= 30
     assert sum(c["note"].startswith(("ko-", "ja-")) for c in test20) >= 140
     assert {c["kind"] for c in test20} >= build.UNSUPPORTED_KINDS | build.SUPPORTED_KINDS
+    # test21: the twenty-first held-out split, six more notes of new kinds (all with tables; four
+    # English, one Chinese, one Korean; dated steps in four), weighted to verbatim and
+    # near-verbatim claims, written without reading the verifier and committed before any
+    # verifier was run on them
+    test21 = [c for c in _cases() if c["split"] == "test21"]
+    assert splits["test21"] >= 6 and len(test21) >= 420
+    assert sum(c["label"] == "supported" and c["kind"] in near_verbatim for c in test21) >= 130
+    assert sum(
+        c["label"] == "supported" and c["kind"] in near_verbatim | {"number-word", "date-format"}
+        for c in test21
+    ) >= 180
+    assert sum(c["label"] == "unsupported" for c in test21) >= 180
+    assert sum(c["kind"] == "table-cell" for c in test21) >= 20
+    assert sum(c["kind"] == "role-swap" for c in test21) >= 30
+    assert sum(c["note"].startswith(("zh-", "ko-")) for c in test21) >= 140
+    assert {c["kind"] for c in test21} >= build.UNSUPPORTED_KINDS | build.SUPPORTED_KINDS
