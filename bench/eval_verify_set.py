@@ -331,7 +331,7 @@ def render_errors(results: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20", "test21", "all"), default="all")
+    parser.add_argument("--split", choices=("tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20", "test21", "test22", "all"), default="all")
     parser.add_argument("--settings", default=",".join(SETTINGS),
                         help="comma-separated subset of: " + ", ".join(SETTINGS))
     parser.add_argument("--json", action="store_true", help="print the results as JSON")

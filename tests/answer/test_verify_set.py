@@ -62,7 +62,7 @@ def test_labels_evidence_and_splits() -> None:
             assert case["contradicted"] is False
         assert split_of.setdefault(case["note"], case["split"]) == case["split"]
     splits = Counter(split_of.values())
-    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20", "test21"}
+    assert set(splits) == {"tune", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13", "test14", "test15", "test16", "test17", "test18", "test19", "test20", "test21", "test22"}
     assert abs(splits["tune"] - splits["test"]) <= 2
     # test2: the second held-out split, written after test had been looked at
     assert splits["test2"] >= 4
@@ -243,3 +243,18 @@ def test_labels_evidence_and_splits() -> None:
     assert sum(c["kind"] == "role-swap" for c in test21) >= 30
     assert sum(c["note"].startswith(("zh-", "ko-")) for c in test21) >= 140
     assert {c["kind"] for c in test21} >= build.UNSUPPORTED_KINDS | build.SUPPORTED_KINDS
+    # test22: six more notes of new kinds (all with tables; four English, one Japanese, one
+    # Chinese; dated steps in all six), weighted to verbatim and near-verbatim claims, written
+    # without reading the verifier and committed before any verifier was run on them
+    test22 = [c for c in _cases() if c["split"] == "test22"]
+    assert splits["test22"] >= 6 and len(test22) >= 450
+    assert sum(c["label"] == "supported" and c["kind"] in near_verbatim for c in test22) >= 145
+    assert sum(
+        c["label"] == "supported" and c["kind"] in near_verbatim | {"number-word", "date-format"}
+        for c in test22
+    ) >= 205
+    assert sum(c["label"] == "unsupported" for c in test22) >= 165
+    assert sum(c["kind"] == "table-cell" for c in test22) >= 25
+    assert sum(c["kind"] == "role-swap" for c in test22) >= 30
+    assert sum(c["note"].startswith(("ja-", "zh-")) for c in test22) >= 145
+    assert {c["kind"] for c in test22} >= build.UNSUPPORTED_KINDS | build.SUPPORTED_KINDS
