@@ -15,6 +15,7 @@ from cairn.answer.table_days import weekday_singulars
 from cairn.answer.table_headers import header_derived
 from cairn.answer.table_none import unpaired_none
 from cairn.answer.table_polarity import negative_cell_read
+from cairn.answer.table_reading import read_row
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
 __all__ = ["_CODE_GLUE", "_TABLE_GLUE", "_measure_verbs", "_table_binding", "_table_glue", "table_claim"]
@@ -226,8 +227,8 @@ def _route_words(claim: list[AccountToken], reading: str) -> set[int]:
     that order), "from Vietnam" for an Origin cell, "to Oslo" for a Destination cell.
     Anything else keeps the words unaccounted: a reversed route, "to Vietnam" for an
     origin, a direction the row does not state."""
-    pairs = [p.split(" : ", 1) if " : " in p else ["", p] for p in reading.split(" ; ")]
-    cells = [account_tokens(cell) for _head, cell in pairs]
+    row = read_row(reading)
+    cells = [account_tokens(cell) for cell in row.values]
     where: dict[int, tuple[int, int]] = {}  # claim position -> (cell, position in it)
     for i in range(len(claim) - 1):
         if claim[i].kind == "w" and claim[i].key in ("from", "to"):
@@ -247,7 +248,7 @@ def _route_words(claim: list[AccountToken], reading: str) -> set[int]:
             if (key == "from" and k == min(ends)) or (key == "to" and k == max(ends)):
                 out.add(i)
             continue
-        head = {t.key for t in account_tokens(pairs[c][0]) if t.kind == "w"}
+        head = {t.key for t in account_tokens(row.heads[c]) if t.kind == "w"}
         if head & _DIRECTION_HEADS[key]:
             out.add(i)
     return out if len(out) == len(where) else set()
@@ -261,9 +262,9 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     polarity = negative_cell_read(claim, reading)
     if polarity:
         return polarity
-    pairs = reading.split(" ; ")
-    cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in pairs]
-    heads = [pair.split(" : ", 1)[0] if " : " in pair else "" for pair in pairs]
+    row = read_row(reading)
+    cells = [account_tokens(cell) for cell in row.values]
+    heads = row.heads
     negation = cjk_negation_elsewhere(claim, cells)  # session 11: 不为 is not 不提供's 不
     if negation:
         return negation
@@ -277,7 +278,7 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     # The row is about what its first cell names, all of it: "Archive" does not read the
     # "Deep Archive" row. A parenthesised aside in that cell may be left out, or stand
     # for the row on its own ("早炊き" reads the "白米（早炊き）" row).
-    label = reading.split(" ; ")[0].split(" : ", 1)[-1]
+    label = row.label
     names = [_PAREN_RE.sub(" ", label), *_PAREN_RE.findall(label)]
     # A required aside ("[international]", see ``evidence._required_aside``) tells this
     # row from another of the same name: it may name the row alone, never be left out.
