@@ -323,10 +323,12 @@ def _other_column(
     t: AccountToken,
     claim: Sequence[AccountToken],
 ) -> bool:
-    """The quantity ``t`` is read from the cell at ``at``, but the claim names another
-    column (not the first) holding a quantity of the same dimension, and not this one:
-    "512 GB of RAM" read from the Storage cell of a row with a RAM cell."""
-    if at == 0 or not t.key.startswith("q:"):
+    """The quantity or plain number ``t`` is read from the cell at ``at``, but the claim
+    names another column (not the first) holding a quantity of the same dimension (or a
+    plain number), and not this one: "512 GB of RAM" read from the Storage cell of a row
+    with a RAM cell, "200 seated guests" from the standing cell."""
+    # Session 19b: a plain count too ("200 seated guests" from the standing cell).
+    if at == 0 or not t.key.startswith(("q:", "n:")):
         return False
     dim = t.key.rsplit(":", 1)[0]
     named_at = _names_row(heads[at], claim)
@@ -335,6 +337,8 @@ def _other_column(
             continue
         if not any(e.kind == "n" and e.key.rsplit(":", 1)[0] == dim for e in cells[k]):
             continue
+        if dim == "n" and any(_same(c, e) for e in cells[k] if e.kind == "n" for c in claim):
+            continue  # column k's own count is given too: "30 routes ..., graded 4 to 7a"
         if _names_row(heads[k], claim) and not named_at:
             return True
         # Session 18b: the words that tell column k from this one ("weekday" of "weekday
