@@ -187,3 +187,70 @@ FLIGHTS = """| Flight | Boarding gate | Crew |
 )
 def test_a_count_given_its_own_column_leaves_the_other_cell_readable(claim: str, expected: bool) -> None:
     assert (verdict(claim, FLIGHTS) == "supported") is expected
+
+
+# --- Table-cell readings: a capacity verb with "up to", "by"/"from" a supplier ---
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The Hall seats up to 120 guests.",
+        "The Studio holds up to 60 standing guests.",
+        "The Flatbed trailer carries up to 3,500 kg.",
+    ],
+)
+def test_a_capacity_verb_with_up_to_reads_a_maximum(claim: str) -> None:
+    assert verdict(claim, ROOMS) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The Studio seats up to 120 guests.",
+        "The Hall holds at least 200 standing guests.",
+        "The Hall takes up to 3 hours.",
+        "The Hall allows up to 200 seated guests.",
+        "The Hall seats 120 guests or more.",
+        "The Flatbed trailer carries at least 3,500 kg.",
+    ],
+)
+def test_a_capacity_verb_reads_no_other_cell(claim: str) -> None:
+    assert verdict(claim, ROOMS) != "supported"
+
+
+GRAINS = """| Ingredient | Supplier | Amount |
+|---|---|---|
+| Rye malt | Kestrel Mills | 25 kg |
+| Flaked oats | Harlow Grain | 6 kg |
+
+| Work | Artist | Year |
+|---|---|---|
+| Low Tide | Mara Lind | 1911 |"""
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The rye malt was supplied by Kestrel Mills.",
+        "Flaked oats from Harlow Grain.",
+        "Low Tide is a work by Mara Lind.",
+    ],
+)
+def test_by_or_from_reads_a_supplier_or_maker_cell(claim: str) -> None:
+    assert verdict(claim, GRAINS) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The rye malt was supplied by Harlow Grain.",
+        "Kestrel Mills was supplied by rye malt.",
+        "Flaked oats from Kestrel Mills.",
+        "Low Tide is a work from Mara Lind.",
+        "Low Tide is a work by 1911.",
+        "Mara Lind is a work by Low Tide.",
+    ],
+)
+def test_by_or_from_reads_no_other_cell(claim: str) -> None:
+    assert verdict(claim, GRAINS) != "supported"

@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 
 from cairn.answer.cjk_table import cjk_cell_read, cjk_named_columns, cjk_negation_elsewhere
+from cairn.answer.table_agents import agent_words
+from cairn.answer.table_capacity import capacity_words
 from cairn.answer.table_columns import unread_column
 from cairn.answer.table_cost import cost_reads
 from cairn.answer.table_days import weekday_singulars
@@ -167,6 +169,8 @@ def _measure_verbs(claim: list[AccountToken], reading: str = "", heading: str = 
     of the "from"/"to" a claim puts before a value of the row (see ``_route_words``)."""
     out: set[int] = _route_words(claim, reading) | header_derived(claim, reading, heading) if reading else set()
     out |= _have_verbs(claim) | _given(claim) | _rate_alternatives(claim)
+    if reading:  # session 19b: "allows pallets of up to 1,200 kg" for a maximum cell
+        out |= capacity_words(claim, reading) | agent_words(claim, reading)  # "supplied by X"
     for i, t in enumerate(claim):
         dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
         if dims is None:
