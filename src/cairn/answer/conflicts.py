@@ -14,6 +14,7 @@ from cairn.answer.account import (
 from cairn.answer.cjk_order import _cjk_clauses
 from cairn.answer.concrete import agent_of_verb, restricted_polarity, same_negative_force
 from cairn.answer.dimensions import size_by
+from cairn.answer.table_reading import read_row
 from cairn.answer.table_rows import _PAREN_RE, _TABLE_GLUE, _names_row
 from cairn.answer.tokens import (
     _ARTICLES,
@@ -179,12 +180,10 @@ def _in_named_columns(
     count (2) conflicts with nothing (session 16); in a row the claim does not name,
     only the first cell's own values conflict (the claim names the row another way).
     The first cell's values always count."""
-    pairs = [p.split(" : ", 1) for p in reading.split(" ; ")]
+    row = read_row(reading)
     claim = account_tokens(claim_text)
-    label = pairs[0][-1]
-    named = [
-        p[1] for p in pairs[1:] if len(p) == 2 and p[0].strip() and _names_row(p[0], claim)
-    ]
+    label = row.label
+    named = [c.cell for c in row.columns if c.header.strip() and _names_row(c.header, claim)]
     if _PAREN_RE.sub(" ", label).strip() and not _names_row(_PAREN_RE.sub(" ", label), claim):
         named = []  # another row: "pontoon A" is not in conflict with row B's depth
     elif not named:

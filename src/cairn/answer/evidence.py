@@ -11,6 +11,7 @@ from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
 from cairn.answer.contract import EvidenceSpan
 from cairn.answer.document_subject import document_antecedent
 from cairn.answer.normalise import normalise_dates, range_first_days
+from cairn.answer.table_reading import RowCell, write_row
 from cairn.text.sentences import clause_ranges, sentence_ranges
 from cairn.text.stem import light_stem
 from cairn.text.stopwords import CLAIM_STOPWORDS
@@ -422,7 +423,7 @@ def _table_reading(header: str, row: str, *, rates: bool = False) -> str:
     heads = [h.strip() for h in header.strip().strip("|").split("|")]
     cells = [c.strip() for c in row.strip().strip("|").split("|")]
     if len(heads) != len(cells):
-        return " ; ".join(cells)
+        return write_row([RowCell("", c, False) for c in cells])
     out = []
     row_rate = _label_rate(cells[0]) if rates else None
     for k, (h, c) in enumerate(zip(heads, cells, strict=True)):
@@ -438,8 +439,8 @@ def _table_reading(header: str, row: str, *, rates: bool = False) -> str:
         if per and _AMOUNT_CELL_RE.fullmatch(c):
             # "Price per month : $49" reads "$49 per month" (a rate, see answer.rates).
             c = f"{c} per {per.group(1)}"
-        out.append(f"{h} : {c}")
-    return " ; ".join(out)
+        out.append(RowCell(h, c, True))
+    return write_row(out)
 
 
 #: A label's final "(per year)", "(per m³)", "(water and sewerage, per year)".

@@ -124,8 +124,10 @@ def _copula_value_elsewhere(
     # nothing but filler and the row's own name, its label or the label column's header
     # ("of the large locker" for "large" under "locker size"; not "Fixed firmware 5.0.4 …
     # was released").
+    # Session 19b: the label's own numbers name the row too ("weekly" of "weekly rover").
+    named_by = [*label, *(e for e in cells[0] if e.kind != "p")]
     if copula is None or not all(
-        c.kind == "p" or c.key in _HEADER_FILLER or any(_match(c, e) for e in label)
+        c.kind == "p" or c.key in _HEADER_FILLER or any(_match(c, e) for e in named_by)
         for c in claim[after:copula]
     ):
         return None
@@ -143,6 +145,31 @@ def _copula_value_elsewhere(
             continue
         if any(_match(c, e) for e in others):
             return c.text
+    return _whole_cell_elsewhere(value, cells, k, named)
+
+
+def _cell_words(cell: Sequence[AccountToken]) -> list[AccountToken]:
+    return [e for e in cell if e.kind in ("w", "n", "c") and e.key not in _HEADER_FILLER and e.key not in _QUALIFIERS]
+
+
+def _whole_cell_elsewhere(
+    value: Sequence[AccountToken], cells: Sequence[Sequence[AccountToken]], k: int, named: Sequence[int]
+) -> str | None:
+    """Session 19b: the value is, word for word, another column's whole cell and leaves
+    part of the named column's cell unsaid: "The path of POST is Cancel an order" gives
+    the Path column the Purpose cell "Cancel an order", although "cancel" and "order" are
+    also words of the path "/v2/orders/{id}/cancel"."""
+    own = _cell_words(cells[k])
+    if not value or all(any(_match(c, e) for c in value) for e in own):
+        return None
+    for j in range(1, len(cells)):
+        theirs = _cell_words(cells[j])
+        if j == k or j in named or not theirs:
+            continue
+        if all(any(_match(c, e) for e in theirs) for c in value) and all(
+            any(_match(c, e) for c in value) for e in theirs
+        ):
+            return " ".join(c.text for c in value)
     return None
 
 

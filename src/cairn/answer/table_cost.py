@@ -10,6 +10,7 @@ other amount the verb could mean."""
 
 from __future__ import annotations
 
+from cairn.answer.table_reading import read_row
 from cairn.answer.tokens import account_tokens
 
 _NOT_PRICE_HEADS = (
@@ -24,8 +25,8 @@ def cost_reads(value_key: str, reading: str) -> bool:
     "q:cur…") in the table row ``reading`` ("Item : Dry suit ; Hire price : £35 ; …",
     as :mod:`cairn.answer.evidence` reads a row with its header)."""
     money: list[tuple[str, bool]] = []
-    for part in reading.split(" ; "):
-        head, _, cell = part.partition(" : ") if " : " in part else ("", "", part)
+    row = read_row(reading)
+    for head, cell in zip(row.heads, row.values, strict=True):
         keys = [t.key for t in account_tokens(cell) if t.kind == "n"]
         if any(k.startswith("q:cur") for k in keys):
             money.append((head.lower(), value_key in keys))

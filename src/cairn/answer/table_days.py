@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.table_reading import read_row
+
 __all__ = ["weekday_singulars"]
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -21,8 +23,7 @@ _DAY_RE = re.compile(r"\b(" + "|".join(_DAYS) + r")\b", re.IGNORECASE)
 
 def _undated_days(reading: str) -> set[str]:
     out: set[str] = set()
-    for pair in reading.split(" ; "):
-        cell = pair.split(" : ", 1)[-1]
+    for cell in read_row(reading).values:
         if any(ch.isdigit() for ch in cell):
             continue
         out.update(m.group(1).lower() for m in _DAY_RE.finditer(cell))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cairn.answer.table_reading import read_row
 from cairn.answer.tokens import _EXACT_ONLY, AccountToken, _same, account_tokens
 
 __all__ = ["abbreviations", "derived_from", "header_derived"]
@@ -57,7 +58,7 @@ def header_derived(claim: Sequence[AccountToken], reading: str, heading: str) ->
     the cell has any: "Minibus is inspected every 8,000 km" is not read from the cell
     under "Brake inspection"), or of the heading above the table, when the claim names a
     column by its whole header (its value is then bound by ``unread_column``)."""
-    pairs = [p.split(" : ", 1) for p in reading.split(" ; ") if " : " in p]
+    pairs = [(c.header, c.cell) for c in read_row(reading).cells if c.headed]
     if not pairs:
         return set()
     said = {x for t in account_tokens(reading) for x in (t.key, t.stem)}

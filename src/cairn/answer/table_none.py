@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cairn.answer.table_reading import RowCell, read_row, write_row
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
 __all__ = ["none_reading", "unpaired_none"]
@@ -27,20 +28,20 @@ _NONE_CELL_RE = re.compile(r"\s*(?:0|none|nil|no|-|–|—)\s*", re.IGNORECASE)
 _FILLER = frozenset({"the", "a", "an", "of", "and", "or", "for", "in", "on", "to", "with", "per", "&", "at", "by"})
 
 
-def _restated(pair: str) -> str:
-    head, sep, cell = pair.partition(" : ")
-    if sep and head.strip() and _NONE_CELL_RE.fullmatch(cell) and re.search(r"[A-Za-z]", head):
-        return f"{head} : no {head.strip()}"
+def _restated(pair: RowCell) -> RowCell:
+    head, cell = pair.header, pair.cell
+    if pair.headed and head.strip() and _NONE_CELL_RE.fullmatch(cell) and re.search(r"[A-Za-z]", head):
+        return RowCell(head, f"no {head.strip()}", True)
     return pair
 
 
 def none_reading(reading: str) -> str:
     """The row reading ``"Header : cell ; ..."`` with each none cell (but the label's)
     written "no <header>"; ``reading`` itself when it has none."""
-    pairs = reading.split(" ; ")
+    pairs = read_row(reading).cells
     if len(pairs) < 2:
         return reading
-    return " ; ".join([pairs[0], *(_restated(p) for p in pairs[1:])])
+    return write_row([pairs[0], *(_restated(p) for p in pairs[1:])])
 
 
 def _words(head: str) -> list[AccountToken]:
@@ -51,9 +52,9 @@ def unpaired_none(claim: Sequence[AccountToken], reading: str) -> str | None:
     """A reason when the claim's "no" and the none columns of ``reading`` (as
     :func:`none_reading` wrote them) are not paired word for word; else ``None``."""
     heads: list[list[AccountToken]] = []
-    for pair in reading.split(" ; ")[1:]:
-        name, sep, cell = pair.partition(" : ")
-        if sep and cell.strip() == f"no {name.strip()}":
+    for pair in read_row(reading).columns:
+        name, cell = pair.header, pair.cell
+        if pair.headed and cell.strip() == f"no {name.strip()}":
             heads.append(_words(name))
     if not heads:
         return None

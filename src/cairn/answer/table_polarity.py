@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cairn.answer.table_reading import read_row
 from cairn.answer.tokens import _NEGATIONS, AccountToken, _same, account_tokens
 
 __all__ = ["negative_cell_read"]
@@ -73,7 +74,7 @@ def negative_cell_read(claim: Sequence[AccountToken], reading: str) -> str | Non
     read, not "Roaming")."""
     if any(t.kind == "w" and t.key in _CLAIM_NEGATIONS for t in claim):
         return None
-    pairs = [p.split(" : ", 1) if " : " in p else ["", p] for p in reading.split(" ; ")]
+    pairs = [(c.header, c.cell) for c in read_row(reading).cells]
     named = {at for at, (head, _cell) in enumerate(pairs) if at and _names(head, claim)}
     for at, (head, cell) in enumerate(pairs):
         if at == 0 or not _negative(cell):

@@ -9,12 +9,15 @@ import re
 from collections.abc import Sequence
 
 from cairn.answer.cjk_table import cjk_cell_read, cjk_named_columns, cjk_negation_elsewhere
+from cairn.answer.table_agents import agent_words
+from cairn.answer.table_capacity import capacity_words
 from cairn.answer.table_columns import unread_column
 from cairn.answer.table_cost import cost_reads
 from cairn.answer.table_days import weekday_singulars
 from cairn.answer.table_headers import header_derived
 from cairn.answer.table_none import unpaired_none
 from cairn.answer.table_polarity import negative_cell_read
+from cairn.answer.table_reading import read_row
 from cairn.answer.tokens import AccountToken, _same, account_tokens
 
 __all__ = ["_CODE_GLUE", "_TABLE_GLUE", "_measure_verbs", "_table_binding", "_table_glue", "table_claim"]
@@ -166,6 +169,8 @@ def _measure_verbs(claim: list[AccountToken], reading: str = "", heading: str = 
     of the "from"/"to" a claim puts before a value of the row (see ``_route_words``)."""
     out: set[int] = _route_words(claim, reading) | header_derived(claim, reading, heading) if reading else set()
     out |= _have_verbs(claim) | _given(claim) | _rate_alternatives(claim)
+    if reading:  # session 19b: "allows pallets of up to 1,200 kg" for a maximum cell
+        out |= capacity_words(claim, reading) | agent_words(claim, reading)  # "supplied by X"
     for i, t in enumerate(claim):
         dims = _MEASURE_VERBS.get(t.stem) if t.kind == "w" else None
         if dims is None:
@@ -226,8 +231,8 @@ def _route_words(claim: list[AccountToken], reading: str) -> set[int]:
     that order), "from Vietnam" for an Origin cell, "to Oslo" for a Destination cell.
     Anything else keeps the words unaccounted: a reversed route, "to Vietnam" for an
     origin, a direction the row does not state."""
-    pairs = [p.split(" : ", 1) if " : " in p else ["", p] for p in reading.split(" ; ")]
-    cells = [account_tokens(cell) for _head, cell in pairs]
+    row = read_row(reading)
+    cells = [account_tokens(cell) for cell in row.values]
     where: dict[int, tuple[int, int]] = {}  # claim position -> (cell, position in it)
     for i in range(len(claim) - 1):
         if claim[i].kind == "w" and claim[i].key in ("from", "to"):
@@ -247,7 +252,7 @@ def _route_words(claim: list[AccountToken], reading: str) -> set[int]:
             if (key == "from" and k == min(ends)) or (key == "to" and k == max(ends)):
                 out.add(i)
             continue
-        head = {t.key for t in account_tokens(pairs[c][0]) if t.kind == "w"}
+        head = {t.key for t in account_tokens(row.heads[c]) if t.kind == "w"}
         if head & _DIRECTION_HEADS[key]:
             out.add(i)
     return out if len(out) == len(where) else set()
@@ -261,9 +266,9 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     polarity = negative_cell_read(claim, reading)
     if polarity:
         return polarity
-    pairs = reading.split(" ; ")
-    cells = [account_tokens(pair.split(" : ", 1)[-1]) for pair in pairs]
-    heads = [pair.split(" : ", 1)[0] if " : " in pair else "" for pair in pairs]
+    row = read_row(reading)
+    cells = [account_tokens(cell) for cell in row.values]
+    heads = row.heads
     negation = cjk_negation_elsewhere(claim, cells)  # session 11: 不为 is not 不提供's 不
     if negation:
         return negation
@@ -277,7 +282,7 @@ def _table_binding(claim: list[AccountToken], reading: str) -> str | None:
     # The row is about what its first cell names, all of it: "Archive" does not read the
     # "Deep Archive" row. A parenthesised aside in that cell may be left out, or stand
     # for the row on its own ("早炊き" reads the "白米（早炊き）" row).
-    label = reading.split(" ; ")[0].split(" : ", 1)[-1]
+    label = row.label
     names = [_PAREN_RE.sub(" ", label), *_PAREN_RE.findall(label)]
     # A required aside ("[international]", see ``evidence._required_aside``) tells this
     # row from another of the same name: it may name the row alone, never be left out.
@@ -322,10 +327,12 @@ def _other_column(
     t: AccountToken,
     claim: Sequence[AccountToken],
 ) -> bool:
-    """The quantity ``t`` is read from the cell at ``at``, but the claim names another
-    column (not the first) holding a quantity of the same dimension, and not this one:
-    "512 GB of RAM" read from the Storage cell of a row with a RAM cell."""
-    if at == 0 or not t.key.startswith("q:"):
+    """The quantity or plain number ``t`` is read from the cell at ``at``, but the claim
+    names another column (not the first) holding a quantity of the same dimension (or a
+    plain number), and not this one: "512 GB of RAM" read from the Storage cell of a row
+    with a RAM cell, "200 seated guests" from the standing cell."""
+    # Session 19b: a plain count too ("200 seated guests" from the standing cell).
+    if at == 0 or not t.key.startswith(("q:", "n:")):
         return False
     dim = t.key.rsplit(":", 1)[0]
     named_at = _names_row(heads[at], claim)
@@ -334,6 +341,8 @@ def _other_column(
             continue
         if not any(e.kind == "n" and e.key.rsplit(":", 1)[0] == dim for e in cells[k]):
             continue
+        if dim == "n" and any(_same(c, e) for e in cells[k] if e.kind == "n" for c in claim):
+            continue  # column k's own count is given too: "30 routes ..., graded 4 to 7a"
         if _names_row(heads[k], claim) and not named_at:
             return True
         # Session 18b: the words that tell column k from this one ("weekday" of "weekday

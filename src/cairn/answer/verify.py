@@ -51,6 +51,7 @@ from collections.abc import Sequence
 
 from cairn.answer.account import account, overlap, table_claim, unaccounted
 from cairn.answer.align import _DATE_TOKEN_RE, _match_unit, _ref, _span_ref, _UnitResult
+from cairn.answer.attachments import attachment_problem
 from cairn.answer.claims import NEGATIONS, Claim, split_claims, strip_lead_in
 from cairn.answer.concrete import clause_flip, deictic, narrower_row, numbers_exchanged
 from cairn.answer.conflicts import conflict, narrower_subject
@@ -257,6 +258,9 @@ def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
         text = _CODE_SPAN_RE.sub(
             lambda m: " " if " ".join(m.group(1).split()) in wanted else m.group(), text
         )
+    attached = attachment_problem(core, text)  # session 19b: brackets, appositions, "group A"
+    if attached:
+        return attached
     problem = account(core, text, table=unit.table, heading=unit.heading, code_glue=bool(codes))
     # The glue words ("with", "use", "to") may also be copied from the sentence itself:
     # "Drain traffic from eu-west-1 with `pgwctl drain`" (a stricter reading).
