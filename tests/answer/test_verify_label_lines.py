@@ -200,3 +200,54 @@ def test_programme_line_event(claim: str) -> None:
 )
 def test_programme_line_event_neighbours(claim: str) -> None:
     assert _verdict(claim, _PROGRAMME) != "supported"
+
+
+# --- participles coordinated after one subject and "was"; a person's title left out
+# (round 2 of session 19a: written after the check splits test19/test20 had been read)
+
+_POLICY = (
+    "Version 6 of this guide was drafted by the quality lead, Nina Holt, and approved by the "
+    "head of operations, Omar Farouk, on 9 September 2027.\n"
+)
+_STAFF = "Version 2 of the rota was approved by staff at Kelso Ltd on 1 March 2027.\n"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Version 6 of this guide was approved by Omar Farouk on 2027-09-09.",
+        "Version 6 of this guide was approved by the head of operations, Omar Farouk, on 2027-09-09.",
+        "Version 6 of this guide was drafted by Nina Holt.",
+        "Version 6 of this guide was drafted by the quality lead, Nina Holt.",
+    ],
+)
+def test_coordinated_participles_each_of_the_subject(claim: str) -> None:
+    assert _verdict(claim, _POLICY) == "supported"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        # the agents exchanged; the date moved to the other participle; another date
+        "Version 6 of this guide was approved by Nina Holt on 2027-09-09.",
+        "Version 6 of this guide was drafted by Omar Farouk.",
+        "Version 6 of this guide was drafted by Nina Holt on 2027-09-09.",
+        "Version 6 of this guide was approved by Omar Farouk on 2027-09-10.",
+        # another edition, a negation, a modal, the future
+        "Version 7 of this guide was approved by Omar Farouk on 2027-09-09.",
+        "Version 6 of this guide was not approved by Omar Farouk on 2027-09-09.",
+        "Version 6 of this guide must be approved by Omar Farouk.",
+        "Version 6 of this guide will be approved by Omar Farouk on 2027-09-09.",
+    ],
+)
+def test_coordinated_participles_neighbours(claim: str) -> None:
+    assert _verdict(claim, _POLICY) != "supported"
+
+
+def test_a_title_is_left_out_only_before_a_name() -> None:
+    # "staff at Kelso Ltd" is not Kelso Ltd
+    assert _verdict("Version 2 of the rota was approved by Kelso Ltd on 1 March 2027.", _STAFF) != "supported"
+    line = "Rota version 3, approved by night manager Pia Lund on 2027-04-02, effective from 5 April 2027.\n"
+    assert _verdict("Rota version 3 was approved by Pia Lund on 2 April 2027.", line) == "supported"
+    assert _verdict("Rota version 3 was approved by Pia Moss on 2 April 2027.", line) != "supported"
+    assert _verdict("Rota version 3 was approved by day manager Pia Lund on 2 April 2027.", line) != "supported"
