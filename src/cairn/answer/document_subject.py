@@ -34,7 +34,9 @@ past participle ("written", "approved"); the label and its name are kept word fo
 line dates its sentence with a dash, which a claim says with a preposition ("On 12 March
 2027 the temperature was raised ..."), in front or at the end ("... on 2027-03-12"). The
 date and the time keep their own line: a claim that moves them to another line's
-sentence is not accounted.
+sentence is not accounted. A programme line whose event has no verb ("25 April 2027,
+17:00 — Prize giving.") is also read with "is": "Prize giving is at 17:00 on 25 April
+2027" (session 19a).
 """
 
 from __future__ import annotations
@@ -128,4 +130,27 @@ def dated_lead_readings(text: str) -> tuple[str, ...]:
     body = rest.rstrip()
     stop = body[-1] if body[-1:] in ".!" else ""
     end = f"{body[: len(body) - len(stop)]} {lead[0].lower()}{lead[1:]}{stop}"
-    return (f"{lead}, {rest}", end[0].upper() + end[1:])
+    return (f"{lead}, {rest}", end[0].upper() + end[1:], *_event_readings(date, time or alone, body.rstrip(".!")))
+
+
+_NOT_EVENT = frozenset(
+    ["is", "are", "was", "were", "be", "has", "have", "had", "will", "must", "may", "can",
+     "shall", "should", "does", "do", "did", "not", "no", "it", "they", "which", "who"]
+)  # fmt: skip
+
+
+def _event_readings(date: str | None, time: str | None, event: str) -> tuple[str, ...]:
+    """A programme line's event without a verb ("25 April 2027, 17:00 — Prize giving.")
+    said with "is": "Prize giving is at 17:00 on 25 April 2027", "The first warning signal
+    is on 24 April 2027 at 10:30". () when the event has a verb or a negation."""
+    words = event.split()
+    if not words or len(words) > 10 or any(
+        w.lower().strip(",") in _NOT_EVENT or w.lower().endswith("ed") for w in words
+    ):
+        return ()
+    at = [f"at {time}"] if time else []
+    on = [f"on {date}"] if date else []
+    subjects = [event, f"The {event[0].lower()}{event[1:]}"] if event[:1].isupper() else [event]
+    return tuple(
+        f"{s} is {' '.join(order)}." for s in subjects for order in dict.fromkeys([(*at, *on), (*on, *at)])
+    )

@@ -58,6 +58,7 @@ from cairn.answer.conflicts import conflict, narrower_subject
 from cairn.answer.contract import REASONS, ClaimVerdict, EvidenceSpan, Judge, SpanRef, Verdict
 from cairn.answer.document_subject import dated_lead_readings, resolved_pronoun, version_reading
 from cairn.answer.evidence import _CODE_SPAN_RE, _claim_parts, _clean, _Unit, _units
+from cairn.answer.label_lines import label_readings
 from cairn.answer.tokens import AccountToken, account_tokens
 from cairn.answer.verbatim import copies
 from cairn.text.cjk import has_cjk
@@ -269,8 +270,14 @@ def _strict(core: str, codes: Sequence[str], unit: _Unit) -> str | None:
     if problem and not unit.table:
         # "It was prepared by ..." after "This tariff sheet is ..."; "This itinerary is
         # version 4, written by ..." as "Version 4 of the itinerary was written by ...";
-        # "9 March 2027 — X" as "On 9 March 2027, X".
-        readings = (resolved_pronoun(text, unit.antecedent), version_reading(text), *dated_lead_readings(text))
+        # "9 March 2027 — X" as "On 9 March 2027, X"; "Version 3.2, approved by A on D" as
+        # "Version 3.2 was approved by A on D" and "A approved version 3.2 on D".
+        readings = (
+            resolved_pronoun(text, unit.antecedent),
+            version_reading(text),
+            *dated_lead_readings(text),
+            *label_readings(text),
+        )
         for reading in readings:
             if reading is not None and account(core, reading, heading=unit.heading) is None:
                 return None
