@@ -34,6 +34,7 @@ from cairn.blas import matvec
 from cairn.errors import ModelUnavailable
 from cairn.memory.bm25 import MemoryBM25
 from cairn.memory.facts import TextFacts, TextFactsIndex
+from cairn.memory.first_pass import Int8Matrix, certified_rows, exact_cosines, int8_matrix
 from cairn.memory.records import Observation, Qualified, RecordKey
 from cairn.memory.scope import Caller, visible
 from cairn.memory.texts import embed_text, text_hash
@@ -208,6 +209,7 @@ class _Visible:
     version: object = None  # memory's version when read
     row_of: dict[str, int] = field(default_factory=dict)  # id -> its row in ``matrix``
     decoded: dict[str, MemoryRecord] = field(default_factory=dict)  # id -> record, as read
+    copies: list[Int8Matrix | None] = field(default_factory=list)  # the matrix's int8 copy, once built
 
     def records(self, store: Any, ids: Sequence[str]) -> list[MemoryRecord]:
         """The records of ``ids`` (visible ones), decoding those not read before."""
@@ -230,6 +232,7 @@ class HybridRecall:
         self._settings = settings
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str | None, str | None], tuple[object, _Visible]] = {}
+        self._copying = threading.Lock()
         self._lexical = MemoryBM25()
 
     def _fingerprint(self) -> tuple[Embedder | None, str | None]:
@@ -301,7 +304,7 @@ class HybridRecall:
         depth = max(self._settings.candidates, limit * 5)
         tuning = self._settings
         rankings: dict[str, list[tuple[str, float]]] = {"bm25": self._bm25(store, text, caller, seen, depth)}
-        near = None  # each matrix row's cosine to ``text``
+        near: _TaskCosines | None = None  # the matrix rows' cosines to ``text``
         query = None
         if embedder is not None and seen.matrix is not None:
             try:
@@ -309,8 +312,8 @@ class HybridRecall:
             except ModelUnavailable:  # vectors without a working model: BM25 (and sessions) only
                 embedder = None
         if embedder is not None and query is not None and seen.matrix is not None:
-            near = cosines(seen.matrix, query)
-            rankings["vector"] = _nearest(seen.rows, near, depth)
+            near = self._first_pass(seen, query, depth)
+            rankings["vector"] = [(seen.rows[row], score) for row, score in near.best]
         # The feedback round of ``query``'s default mode: the first fused records expand
         # the BM25 query (bm25x) and shift the query vector towards them (vectorx).
         strong = strong_signal([light_hit(0, rid, score) for rid, score in rankings["bm25"]],
@@ -332,8 +335,8 @@ class HybridRecall:
                 weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
         ids = fused_order(rankings, seen.keys, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
         qualified = self._memory.qualified(seen.records(store, ids), caller, store=store)
-        return [Recalled(q, float(near[seen.row_of[q.record.id]]) if near is not None and q.record.id in seen.row_of
-                         else None) for q in qualified]
+        cosine = near.of([seen.row_of[rid] for rid in ids if rid in seen.row_of]) if near is not None else {}
+        return [Recalled(q, cosine.get(seen.row_of.get(q.record.id, -1))) for q in qualified]
 
     def text_facts(self, hashes: Sequence[str]) -> dict[str, TextFacts]:
         """The stored token counts and stems of texts by hash (:mod:`cairn.memory.facts`),
@@ -360,6 +363,24 @@ class HybridRecall:
             if len(hits) >= depth or len(scored) < fetch:
                 return hits
             fetch *= 4
+
+    def _first_pass(self, seen: _Visible, query: NDArray[np.float32], depth: int) -> _TaskCosines:
+        """The task vector's ``depth`` nearest rows (:func:`nearest`) and their cosines: by
+        the int8 copy of the matrix (:mod:`cairn.memory.first_pass`, built on the first
+        recall over this matrix) when it has one, else by the exact pass."""
+        if not seen.copies:
+            with self._copying:
+                if not seen.copies:
+                    seen.copies.append(int8_matrix(seen.matrix))
+        copy = seen.copies[0]
+        if copy is None:
+            every = cosines(seen.matrix, query)
+            best = nearest(every, depth)
+            return _TaskCosines(seen.matrix, query, [(row, float(every[row])) for row in best.tolist()], every)
+        rows, exact = certified_rows(copy, seen.matrix, query, depth)
+        best = nearest(exact, depth)
+        known = dict(zip(rows.tolist(), exact.tolist(), strict=True))
+        return _TaskCosines(seen.matrix, query, [(int(rows[n]), float(exact[n])) for n in best.tolist()], known)
 
     def _shifted(self, seen: _Visible, query: Any, first: Sequence[str]) -> Any:
         """Rocchio feedback, as the passages' vector stage does it (``retrieval.vector.rocchio``)."""
@@ -434,6 +455,47 @@ def _pool_nearest(seen: _Visible, vector: NDArray[np.float32], rankings: Iterabl
     rows = np.asarray(wanted, dtype=np.intp)
     scores = np.round((seen.matrix[rows].astype(np.float64) * vector.astype(np.float64)).sum(axis=1), 6)
     return _nearest([seen.rows[n] for n in wanted], scores, depth)
+
+
+class _TaskCosines:
+    """A task vector's cosines with the matrix rows: the ``best`` (row, cosine) list of
+    the first pass, and every row's cosine (``known``: an array of all, or a mapping of
+    the rows the certified pass scored; the others are computed when asked)."""
+
+    def __init__(self, matrix: NDArray[np.float32], query: NDArray[np.float32], best: list[tuple[int, float]],
+                 known: Any) -> None:
+        self._matrix, self._query, self.best, self._known = matrix, query, best, known
+
+    def of(self, rows: Sequence[int]) -> dict[int, float]:
+        """Row -> its cosine, for ``rows``."""
+        import numpy as np
+
+        if not isinstance(self._known, dict):
+            return {row: float(self._known[row]) for row in rows}
+        missing = sorted({row for row in rows if row not in self._known})
+        if missing:
+            wanted = np.asarray(missing, dtype=np.intp)
+            self._known.update(zip(missing, exact_cosines(self._matrix, self._query, wanted).tolist(), strict=True))
+        return {row: float(self._known[row]) for row in rows}
+
+
+def nearest(scores: NDArray[np.float64], depth: int) -> NDArray[np.intp]:
+    """The positions of the ``depth`` best ``scores``, best first, ties by position, at
+    the ``depth``-th place too (which of several tied rows enters the list is the one
+    written first: the certified first pass can then give the exact pass's list)."""
+    import numpy as np
+
+    n = scores.shape[0]
+    k = min(depth, n)
+    if k <= 0:
+        return np.zeros(0, dtype=np.intp)
+    if k < n:
+        kth = np.partition(scores, n - k)[n - k]
+        above = np.flatnonzero(scores > kth)
+        part = np.concatenate([above, np.flatnonzero(scores == kth)[: k - above.size]])
+    else:
+        part = np.arange(n)
+    return part[np.lexsort((part, -scores[part]))]
 
 
 def _nearest(ids: Sequence[str], scores: NDArray[np.float64], depth: int) -> list[tuple[str, float]]:
