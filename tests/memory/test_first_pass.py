@@ -103,3 +103,36 @@ def test_a_recall_by_the_int8_copy_is_the_exact_recall(mws: Any, monkeypatch: py
         assert hashlib.sha256(again).hexdigest() == plan
     finally:
         fresh.close()
+
+
+@needs_minilm
+def test_a_write_without_new_vectors_keeps_the_matrix_and_its_copy(mws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record written without a vector (not embedded yet) leaves the matrix's rows as
+    they were: recall keeps the matrix and its int8 copy, and recalls what a fresh process
+    recalls; a record with a new vector gets a new matrix and copy."""
+    import cairn
+    from cairn.memory import first_pass
+
+    monkeypatch.setattr(first_pass, "MIN_ROWS", 8)
+    mws.memory_import([{"title": f"Note {n}", "narrative": f"Note {n} about backups of database {n % 7}.",
+                        "source": "import"} for n in range(30)])
+    mws.embed()
+    caller = mws.memory_caller()
+    task = "when are backups of the orders database taken"
+    mws._recall.recall(task, caller, 5)
+    before = next(v for _, v in mws._recall._cache.values())
+    assert before.copies and before.copies[0] is not None
+    mws.memory_add("Backups", "Backups of the orders database run nightly at two.", source="manual")  # no vector
+    warm = [(r.qualified.record.id, r.cosine) for r in mws._recall.recall(task, caller, 5)]
+    after = next(v for _, v in mws._recall._cache.values())
+    assert after is not before and after.matrix is before.matrix and after.copies[0] is before.copies[0]
+    fresh = cairn.open()
+    try:
+        assert [(r.qualified.record.id, r.cosine) for r in fresh._recall.recall(task, caller, 5)] == warm
+    finally:
+        fresh.close()
+    mws.embed()  # the new record's vector: another matrix, another copy
+    mws._recall.recall(task, caller, 5)
+    embedded = next(v for _, v in mws._recall._cache.values())
+    assert embedded.matrix is not before.matrix and embedded.matrix.shape[0] == before.matrix.shape[0] + 1
+    assert embedded.copies[0] is not before.copies[0]

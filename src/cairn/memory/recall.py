@@ -273,6 +273,7 @@ class HybridRecall:
         keys = [k for k in store.memory_keys([caller.project]) if visible(k, caller)]
         rows: list[str] = []
         matrix = None
+        copies: list[Int8Matrix | None] = []
         if fingerprint is not None:
             # Vectors are content-addressed and never rewritten or deleted, so the vectors
             # of the last matrix are still the store's: only texts it did not hold are read
@@ -282,10 +283,14 @@ class HybridRecall:
             blobs = store.vectors_for(fingerprint, [k.embed_hash for k in keys if k.embed_hash not in held])
             found = [k for k in keys if k.embed_hash in held or k.embed_hash in blobs]
             rows = [k.id for k in found]
-            if rows:  # numpy only where vectors exist (the base install has none)
+            if held and cached is not None and not blobs and [k.embed_hash for k in found] == _row_texts(cached[1]):
+                # The same texts' vectors in the same rows (a write of records without one
+                # yet): the same matrix, and its int8 copy, are kept.
+                matrix, copies = cached[1].matrix, cached[1].copies
+            elif rows:  # numpy only where vectors exist (the base install has none)
                 matrix = _matrix(found, blobs, held, cached[1].matrix if held and cached is not None else None)
         seen = _Visible(keys, {k.id: n for n, k in enumerate(keys)}, session_neighbours(keys), rows, matrix,
-                        version[0], {rid: n for n, rid in enumerate(rows)})
+                        version[0], {rid: n for n, rid in enumerate(rows)}, copies=copies)
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}
             self._cache[key] = (version, seen)
@@ -395,6 +400,11 @@ class HybridRecall:
 def _no_fewer_vectors(before: object, now: tuple[int, tuple[int, int, int]]) -> bool:
     """Whether the store holds no fewer vectors than at ``before`` (a cache version)."""
     return isinstance(before, tuple) and before[1][2] <= now[1][2]
+
+
+def _row_texts(seen: _Visible) -> list[str]:
+    """The text address of each row of ``seen``'s matrix, in row order."""
+    return [k.embed_hash for k in seen.keys if k.id in seen.row_of]
 
 
 def _held_rows(seen: _Visible) -> dict[str, int]:
