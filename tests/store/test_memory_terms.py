@@ -120,29 +120,3 @@ def test_postings_text_is_exact_either_way(store: Store, monkeypatch: pytest.Mon
         assert np.array_equal(np.fromstring(whole[t][1], dtype=np.float64, sep=","),
                               np.fromstring(general[t][1], dtype=np.float64, sep=","))
     assert _same(store, MemoryBM25()) > 10  # the scorer over the general form: FTS5's scores still
-
-
-def test_a_query_extending_another_starts_from_its_sums(store: Store) -> None:
-    """A recall's feedback query is its task's phrases and then more: its scores start
-    from the task query's kept sums and are still the store's, bit for bit."""
-    _write(store)
-    scorer = MemoryBM25()
-    allowed = {r.id for r in store.memory_list(["p1"])}
-    version = store.memory_version()
-    started = []
-    summed = scorer._summed
-
-    def watching(index: object, names: tuple[str, ...]) -> tuple[int, object, object]:
-        done = summed(index, names)  # type: ignore[arg-type]
-        started.append(done[0])
-        return done
-
-    scorer._summed = watching  # type: ignore[method-assign]
-    for task, more in (("wal", "readers writer"), ("nightly snapshot", "file team rule wal"),
-                       ("files file", "filing snap*"), ("writer", "writers wrote résumé")):
-        for text in (task, f"{task} {more}"):
-            parsed = parse_query(text, strict=False)
-            expected = [(rid, score) for rid, score in store.memory_search(parsed, ["p1"], 100) if rid in allowed]
-            assert scorer.rank(store, version, parsed, allowed, 100) == expected, text
-            assert MemoryBM25().rank(store, version, parsed, allowed, 100) == expected, text
-        assert started[-1] > 0  # the extended query started from the task query's sums

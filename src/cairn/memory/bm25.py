@@ -14,8 +14,7 @@ with FTS5's constants (k1 = 1.2, b = 0.75), its operation order and its summatio
 ``bm25()``'s and the order (score, then rowid) the same list; a phrase of several tokens
 or a prefix takes FTS5's own score of that phrase alone. Each phrase's shares are kept
 until memory changes: the feedback query of a recall re-uses its task's, and a
-long-lived process its earlier tasks' common words. The feedback query's phrases are its
-task's and then the expansion words', so its sums start from the task query's, kept.
+long-lived process its earlier tasks' common words.
 
 Without numpy (the base install) :meth:`MemoryBM25.rank` answers None and recall asks
 FTS5 as before.
@@ -37,9 +36,6 @@ if TYPE_CHECKING:
 K1, B = 1.2, 0.75
 #: Postings kept in memory (doc, share pairs) before the cache starts over.
 MAX_CACHED = 4_000_000
-#: Score sums kept for a following query that extends their phrases (two concurrent
-#: recalls' task queries, each read again by its feedback query).
-KEPT_SUMS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +58,6 @@ class MemoryBM25:
         self._shares: dict[str, tuple[Any, Any]] = {}
         self._cached = 0
         self._allowed: tuple[object, Any] | None = None
-        self._sums: dict[tuple[str, ...], tuple[_Index, Any, Any]] = {}  # phrases -> (index, scores, matched)
 
     def rank(self, store: MemoryTermIndex, version: object, query: ParsedQuery, allowed: Collection[str],
              depth: int, *, key: object = None) -> list[tuple[str, float]] | None:
@@ -79,14 +74,13 @@ class MemoryBM25:
             return None
         index = self._state(store, version)
         mask = self._mask(index, allowed, key)
-        names = tuple(phrase for phrase, _ in phrases)
-        done, scores, matched = self._summed(index, names)
-        for phrase, token in phrases[done:]:
+        scores = np.zeros(len(index.ids), dtype=np.float64)
+        matched = np.zeros(len(index.ids), dtype=bool)
+        for phrase, token in phrases:
             docs, share = self._share(store, index, phrase, token)
             if docs.size:
                 scores[docs] += share  # a phrase's docs are distinct: one addition each
                 matched[docs] = True
-        self._keep(index, names, scores, matched)
         found = np.flatnonzero(matched & mask)
         if found.size > depth > 0:
             kth = np.partition(-scores[found], depth - 1)[depth - 1]
@@ -109,29 +103,8 @@ class MemoryBM25:
                 ids[doc] = rid
             total = int(sum(t for _, _, t in docs))
             self._index = _Index(version, rows, total / rows if rows else 0.0, lengths, ids)
-            self._shares, self._cached, self._allowed, self._sums = {}, 0, None, {}
+            self._shares, self._cached, self._allowed = {}, 0, None
             return self._index
-
-    def _summed(self, index: _Index, names: tuple[str, ...]) -> tuple[int, Any, Any]:
-        """How many of the first ``names`` are summed already, and copies of those sums
-        (a recall's feedback query is its task's phrases and then more: the same additions
-        in the same order, so the same doubles); none: zeros."""
-        import numpy as np
-
-        with self._lock:
-            for done in range(len(names), 0, -1):
-                kept = self._sums.get(names[:done])
-                if kept is not None and kept[0] is index:
-                    return done, kept[1].copy(), kept[2].copy()
-        return 0, np.zeros(len(index.ids), dtype=np.float64), np.zeros(len(index.ids), dtype=bool)
-
-    def _keep(self, index: _Index, names: tuple[str, ...], scores: Any, matched: Any) -> None:
-        """Keep the sums of ``names`` for a query that extends them (the last few only)."""
-        with self._lock:
-            self._sums.pop(names, None)
-            self._sums[names] = (index, scores, matched)
-            while len(self._sums) > KEPT_SUMS:
-                self._sums.pop(next(iter(self._sums)))
 
     def _mask(self, index: _Index, allowed: Collection[str], key: object) -> Any:
         import numpy as np
