@@ -90,7 +90,7 @@ def test_a_recall_by_the_int8_copy_is_the_exact_recall(mws: Any, monkeypatch: py
     plan = hashlib.sha256(canonical(mws.plan(task, budget=300, explain=True).model_dump(mode="json"))).hexdigest()
     assert [c for _, c in exact if c is not None]
     seen = next(v for _, v in mws._recall._cache.values())
-    assert seen.copies == [None]  # 61 rows: the exact pass
+    assert seen.vector_copy.built and seen.vector_copy.copy is None  # 61 rows: the exact pass
     monkeypatch.setattr(first_pass, "MIN_ROWS", 8)
     fresh = cairn.open()
     try:
@@ -98,7 +98,7 @@ def test_a_recall_by_the_int8_copy_is_the_exact_recall(mws: Any, monkeypatch: py
             got = [(r.qualified.record.id, r.cosine) for r in fresh._recall.recall(task, caller, depth_limit)]
             want = [(r.qualified.record.id, r.cosine) for r in mws._recall.recall(task, caller, depth_limit)]
             assert got == want
-        assert next(v for _, v in fresh._recall._cache.values()).copies[0] is not None  # the int8 copy ran
+        assert next(v for _, v in fresh._recall._cache.values()).vector_copy.copy is not None  # the second used it
         again = canonical(fresh.plan(task, budget=300, explain=True).model_dump(mode="json"))
         assert hashlib.sha256(again).hexdigest() == plan
     finally:
@@ -119,20 +119,23 @@ def test_a_write_without_new_vectors_keeps_the_matrix_and_its_copy(mws: Any, mon
     mws.embed()
     caller = mws.memory_caller()
     task = "when are backups of the orders database taken"
-    mws._recall.recall(task, caller, 5)
+    mws._recall.recall(task, caller, 5)  # the exact pass
+    assert next(v for _, v in mws._recall._cache.values()).vector_copy.copy is None
+    mws._recall.recall(task, caller, 5)  # the second recall over the matrix builds its copy
     before = next(v for _, v in mws._recall._cache.values())
-    assert before.copies and before.copies[0] is not None
+    assert before.vector_copy.copy is not None
     mws.memory_add("Backups", "Backups of the orders database run nightly at two.", source="manual")  # no vector
     warm = [(r.qualified.record.id, r.cosine) for r in mws._recall.recall(task, caller, 5)]
     after = next(v for _, v in mws._recall._cache.values())
-    assert after is not before and after.matrix is before.matrix and after.copies[0] is before.copies[0]
+    assert after is not before and after.matrix is before.matrix and after.vector_copy is before.vector_copy
     fresh = cairn.open()
     try:
         assert [(r.qualified.record.id, r.cosine) for r in fresh._recall.recall(task, caller, 5)] == warm
     finally:
         fresh.close()
     mws.embed()  # the new record's vector: another matrix, another copy
-    mws._recall.recall(task, caller, 5)
+    for _ in range(2):
+        mws._recall.recall(task, caller, 5)
     embedded = next(v for _, v in mws._recall._cache.values())
     assert embedded.matrix is not before.matrix and embedded.matrix.shape[0] == before.matrix.shape[0] + 1
-    assert embedded.copies[0] is not before.copies[0]
+    assert embedded.vector_copy.copy is not None and embedded.vector_copy.copy is not before.vector_copy.copy

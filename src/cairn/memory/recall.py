@@ -194,6 +194,15 @@ def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[
     return np.round(scores, 6).astype(np.float64)
 
 
+@dataclass(slots=True)
+class _VectorCopy:
+    """The int8 copy of one matrix, built on the second recall over it (None: unavailable)."""
+
+    recalls: int = 0
+    built: bool = False
+    copy: Int8Matrix | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class _Visible:
     """What a caller may see of memory, cached until memory or the vectors change: every
@@ -209,7 +218,7 @@ class _Visible:
     version: object = None  # memory's version when read
     row_of: dict[str, int] = field(default_factory=dict)  # id -> its row in ``matrix``
     decoded: dict[str, MemoryRecord] = field(default_factory=dict)  # id -> record, as read
-    copies: list[Int8Matrix | None] = field(default_factory=list)  # the matrix's int8 copy, once built
+    vector_copy: _VectorCopy = field(default_factory=lambda: _VectorCopy())  # the matrix's int8 copy
 
     def records(self, store: Any, ids: Sequence[str]) -> list[MemoryRecord]:
         """The records of ``ids`` (visible ones), decoding those not read before."""
@@ -273,7 +282,7 @@ class HybridRecall:
         keys = [k for k in store.memory_keys([caller.project]) if visible(k, caller)]
         rows: list[str] = []
         matrix = None
-        copies: list[Int8Matrix | None] = []
+        vector_copy = _VectorCopy()
         if fingerprint is not None:
             # Vectors are content-addressed and never rewritten or deleted, so the vectors
             # of the last matrix are still the store's: only texts it did not hold are read
@@ -286,11 +295,11 @@ class HybridRecall:
             if held and cached is not None and not blobs and [k.embed_hash for k in found] == _row_texts(cached[1]):
                 # The same texts' vectors in the same rows (a write of records without one
                 # yet): the same matrix, and its int8 copy, are kept.
-                matrix, copies = cached[1].matrix, cached[1].copies
+                matrix, vector_copy = cached[1].matrix, cached[1].vector_copy
             elif rows:  # numpy only where vectors exist (the base install has none)
                 matrix = _matrix(found, blobs, held, cached[1].matrix if held and cached is not None else None)
         seen = _Visible(keys, {k.id: n for n, k in enumerate(keys)}, session_neighbours(keys), rows, matrix,
-                        version[0], {rid: n for n, rid in enumerate(rows)}, copies=copies)
+                        version[0], {rid: n for n, rid in enumerate(rows)}, vector_copy=vector_copy)
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}
             self._cache[key] = (version, seen)
@@ -371,13 +380,16 @@ class HybridRecall:
 
     def _first_pass(self, seen: _Visible, query: NDArray[np.float32], depth: int) -> _TaskCosines:
         """The task vector's ``depth`` nearest rows (:func:`nearest`) and their cosines: by
-        the int8 copy of the matrix (:mod:`cairn.memory.first_pass`, built on the first
-        recall over this matrix) when it has one, else by the exact pass."""
-        if not seen.copies:
+        the int8 copy of the matrix (:mod:`cairn.memory.first_pass`) when it has one, else
+        by the exact pass. The copy is built on the second recall over a matrix: a process
+        that recalls once (``cairn plan``) does not pay for it."""
+        state = seen.vector_copy
+        if not state.built:
             with self._copying:
-                if not seen.copies:
-                    seen.copies.append(int8_matrix(seen.matrix))
-        copy = seen.copies[0]
+                state.recalls += 1
+                if not state.built and state.recalls > 1:
+                    state.copy, state.built = int8_matrix(seen.matrix), True
+        copy = state.copy
         if copy is None:
             every = cosines(seen.matrix, query)
             best = nearest(every, depth)
