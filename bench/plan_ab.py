@@ -1,8 +1,8 @@
 """In-process A/B of plan speed (issue 14, thirteenth and fourteenth rounds).
 
 Each task's ``query`` and ``plan`` by this code (A) and by a base commit's (B:
-``HybridRecall.recall`` and the SQLite store's ``data_version`` loaded from a ``git
-archive`` of the base at ``$PLAN_AB_BASE``, default ``/tmp/p19/main``), the two codes in
+``HybridRecall.recall``, the SQLite store's ``data_version`` and ``MemoryBM25.rank`` loaded
+from a ``git archive`` of the base at ``$PLAN_AB_BASE``, default ``/tmp/p19/main``), the two codes in
 alternating order per task; one store (``$CAIRN_PLAN_SCALE_WORK``) and one process. Prints
 wall and process-CPU medians, how many tasks A was faster in, and whether the two plans
 were byte-identical.
@@ -25,6 +25,7 @@ sys.path[:0] = [os.path.join(os.getcwd(), "src"), os.getcwd()]
 
 from bench import plan_scale  # noqa: E402
 from bench.plan_bench import scale_tasks  # noqa: E402
+from cairn.memory.bm25 import MemoryBM25  # noqa: E402
 from cairn.memory.recall import HybridRecall, Recalled  # noqa: E402
 from cairn.store.sqlite.vectors import VectorsMixin  # noqa: E402
 
@@ -43,7 +44,8 @@ def load(name: str, rel: str) -> ModuleType:
 _base_recall = load("base_recall", "memory/recall.py")
 _base_recall.Recalled = Recalled  # the records it returns must be this code's class (isinstance checks)
 BASE_SWAPS = [(HybridRecall, "recall", _base_recall.HybridRecall.recall),
-              (VectorsMixin, "data_version", load("base_vectors", "store/sqlite/vectors.py").VectorsMixin.data_version)]
+              (VectorsMixin, "data_version", load("base_vectors", "store/sqlite/vectors.py").VectorsMixin.data_version),
+              (MemoryBM25, "rank", load("base_bm25", "memory/bm25.py").MemoryBM25.rank)]
 MINE = [(o, a, getattr(o, a)) for o, a, _ in BASE_SWAPS]
 
 

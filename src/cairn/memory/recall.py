@@ -34,6 +34,7 @@ from cairn.blas import matvec
 from cairn.errors import ModelUnavailable
 from cairn.memory.bm25 import MemoryBM25
 from cairn.memory.facts import TextFacts, TextFactsIndex
+from cairn.memory.first_pass import Int8Matrix, certified_rows, exact_cosines, int8_matrix
 from cairn.memory.records import Observation, Qualified, RecordKey
 from cairn.memory.scope import Caller, visible
 from cairn.memory.texts import embed_text, text_hash
@@ -193,6 +194,15 @@ def cosines(matrix: NDArray[np.float32], query: NDArray[np.float32]) -> NDArray[
     return np.round(scores, 6).astype(np.float64)
 
 
+@dataclass(slots=True)
+class _VectorCopy:
+    """The int8 copy of one matrix, built on the second recall over it (None: unavailable)."""
+
+    recalls: int = 0
+    built: bool = False
+    copy: Int8Matrix | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class _Visible:
     """What a caller may see of memory, cached until memory or the vectors change: every
@@ -208,6 +218,7 @@ class _Visible:
     version: object = None  # memory's version when read
     row_of: dict[str, int] = field(default_factory=dict)  # id -> its row in ``matrix``
     decoded: dict[str, MemoryRecord] = field(default_factory=dict)  # id -> record, as read
+    vector_copy: _VectorCopy = field(default_factory=lambda: _VectorCopy())  # the matrix's int8 copy
 
     def records(self, store: Any, ids: Sequence[str]) -> list[MemoryRecord]:
         """The records of ``ids`` (visible ones), decoding those not read before."""
@@ -230,6 +241,7 @@ class HybridRecall:
         self._settings = settings
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str | None, str | None], tuple[object, _Visible]] = {}
+        self._copying = threading.Lock()
         self._lexical = MemoryBM25()
 
     def _fingerprint(self) -> tuple[Embedder | None, str | None]:
@@ -270,6 +282,7 @@ class HybridRecall:
         keys = [k for k in store.memory_keys([caller.project]) if visible(k, caller)]
         rows: list[str] = []
         matrix = None
+        vector_copy = _VectorCopy()
         if fingerprint is not None:
             # Vectors are content-addressed and never rewritten or deleted, so the vectors
             # of the last matrix are still the store's: only texts it did not hold are read
@@ -279,10 +292,14 @@ class HybridRecall:
             blobs = store.vectors_for(fingerprint, [k.embed_hash for k in keys if k.embed_hash not in held])
             found = [k for k in keys if k.embed_hash in held or k.embed_hash in blobs]
             rows = [k.id for k in found]
-            if rows:  # numpy only where vectors exist (the base install has none)
+            if held and cached is not None and not blobs and [k.embed_hash for k in found] == _row_texts(cached[1]):
+                # The same texts' vectors in the same rows (a write of records without one
+                # yet): the same matrix, and its int8 copy, are kept.
+                matrix, vector_copy = cached[1].matrix, cached[1].vector_copy
+            elif rows:  # numpy only where vectors exist (the base install has none)
                 matrix = _matrix(found, blobs, held, cached[1].matrix if held and cached is not None else None)
         seen = _Visible(keys, {k.id: n for n, k in enumerate(keys)}, session_neighbours(keys), rows, matrix,
-                        version[0], {rid: n for n, rid in enumerate(rows)})
+                        version[0], {rid: n for n, rid in enumerate(rows)}, vector_copy=vector_copy)
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if k[:2] != key[:2]}
             self._cache[key] = (version, seen)
@@ -301,7 +318,7 @@ class HybridRecall:
         depth = max(self._settings.candidates, limit * 5)
         tuning = self._settings
         rankings: dict[str, list[tuple[str, float]]] = {"bm25": self._bm25(store, text, caller, seen, depth)}
-        near = None  # each matrix row's cosine to ``text``
+        near: _TaskCosines | None = None  # the matrix rows' cosines to ``text``
         query = None
         if embedder is not None and seen.matrix is not None:
             try:
@@ -309,8 +326,8 @@ class HybridRecall:
             except ModelUnavailable:  # vectors without a working model: BM25 (and sessions) only
                 embedder = None
         if embedder is not None and query is not None and seen.matrix is not None:
-            near = cosines(seen.matrix, query)
-            rankings["vector"] = _nearest(seen.rows, near, depth)
+            near = self._first_pass(seen, query, depth)
+            rankings["vector"] = [(seen.rows[row], score) for row, score in near.best]
         # The feedback round of ``query``'s default mode: the first fused records expand
         # the BM25 query (bm25x) and shift the query vector towards them (vectorx).
         strong = strong_signal([light_hit(0, rid, score) for rid, score in rankings["bm25"]],
@@ -332,8 +349,8 @@ class HybridRecall:
                 weights = adapt_weights(tuning.feedback_weights, settings=tuning).weights
         ids = fused_order(rankings, seen.keys, limit, weights, tuning, ordinal=seen.ordinal, near=seen.near)
         qualified = self._memory.qualified(seen.records(store, ids), caller, store=store)
-        return [Recalled(q, float(near[seen.row_of[q.record.id]]) if near is not None and q.record.id in seen.row_of
-                         else None) for q in qualified]
+        cosine = near.of([seen.row_of[rid] for rid in ids if rid in seen.row_of]) if near is not None else {}
+        return [Recalled(q, cosine.get(seen.row_of.get(q.record.id, -1))) for q in qualified]
 
     def text_facts(self, hashes: Sequence[str]) -> dict[str, TextFacts]:
         """The stored token counts and stems of texts by hash (:mod:`cairn.memory.facts`),
@@ -361,6 +378,27 @@ class HybridRecall:
                 return hits
             fetch *= 4
 
+    def _first_pass(self, seen: _Visible, query: NDArray[np.float32], depth: int) -> _TaskCosines:
+        """The task vector's ``depth`` nearest rows (:func:`nearest`) and their cosines: by
+        the int8 copy of the matrix (:mod:`cairn.memory.first_pass`) when it has one, else
+        by the exact pass. The copy is built on the second recall over a matrix: a process
+        that recalls once (``cairn plan``) does not pay for it."""
+        state = seen.vector_copy
+        if not state.built:
+            with self._copying:
+                state.recalls += 1
+                if not state.built and state.recalls > 1:
+                    state.copy, state.built = int8_matrix(seen.matrix), True
+        copy = state.copy
+        if copy is None:
+            every = cosines(seen.matrix, query)
+            best = nearest(every, depth)
+            return _TaskCosines(seen.matrix, query, [(row, float(every[row])) for row in best.tolist()], every)
+        rows, exact = certified_rows(copy, seen.matrix, query, depth)
+        best = nearest(exact, depth)
+        known = dict(zip(rows.tolist(), exact.tolist(), strict=True))
+        return _TaskCosines(seen.matrix, query, [(int(rows[n]), float(exact[n])) for n in best.tolist()], known)
+
     def _shifted(self, seen: _Visible, query: Any, first: Sequence[str]) -> Any:
         """Rocchio feedback, as the passages' vector stage does it (``retrieval.vector.rocchio``)."""
         if query is None or seen.matrix is None:
@@ -374,6 +412,11 @@ class HybridRecall:
 def _no_fewer_vectors(before: object, now: tuple[int, tuple[int, int, int]]) -> bool:
     """Whether the store holds no fewer vectors than at ``before`` (a cache version)."""
     return isinstance(before, tuple) and before[1][2] <= now[1][2]
+
+
+def _row_texts(seen: _Visible) -> list[str]:
+    """The text address of each row of ``seen``'s matrix, in row order."""
+    return [k.embed_hash for k in seen.keys if k.id in seen.row_of]
 
 
 def _held_rows(seen: _Visible) -> dict[str, int]:
@@ -434,6 +477,47 @@ def _pool_nearest(seen: _Visible, vector: NDArray[np.float32], rankings: Iterabl
     rows = np.asarray(wanted, dtype=np.intp)
     scores = np.round((seen.matrix[rows].astype(np.float64) * vector.astype(np.float64)).sum(axis=1), 6)
     return _nearest([seen.rows[n] for n in wanted], scores, depth)
+
+
+class _TaskCosines:
+    """A task vector's cosines with the matrix rows: the ``best`` (row, cosine) list of
+    the first pass, and every row's cosine (``known``: an array of all, or a mapping of
+    the rows the certified pass scored; the others are computed when asked)."""
+
+    def __init__(self, matrix: NDArray[np.float32], query: NDArray[np.float32], best: list[tuple[int, float]],
+                 known: Any) -> None:
+        self._matrix, self._query, self.best, self._known = matrix, query, best, known
+
+    def of(self, rows: Sequence[int]) -> dict[int, float]:
+        """Row -> its cosine, for ``rows``."""
+        import numpy as np
+
+        if not isinstance(self._known, dict):
+            return {row: float(self._known[row]) for row in rows}
+        missing = sorted({row for row in rows if row not in self._known})
+        if missing:
+            wanted = np.asarray(missing, dtype=np.intp)
+            self._known.update(zip(missing, exact_cosines(self._matrix, self._query, wanted).tolist(), strict=True))
+        return {row: float(self._known[row]) for row in rows}
+
+
+def nearest(scores: NDArray[np.float64], depth: int) -> NDArray[np.intp]:
+    """The positions of the ``depth`` best ``scores``, best first, ties by position, at
+    the ``depth``-th place too (which of several tied rows enters the list is the one
+    written first: the certified first pass can then give the exact pass's list)."""
+    import numpy as np
+
+    n = scores.shape[0]
+    k = min(depth, n)
+    if k <= 0:
+        return np.zeros(0, dtype=np.intp)
+    if k < n:
+        kth = np.partition(scores, n - k)[n - k]
+        above = np.flatnonzero(scores > kth)
+        part = np.concatenate([above, np.flatnonzero(scores == kth)[: k - above.size]])
+    else:
+        part = np.arange(n)
+    return part[np.lexsort((part, -scores[part]))]
 
 
 def _nearest(ids: Sequence[str], scores: NDArray[np.float64], depth: int) -> list[tuple[str, float]]:
