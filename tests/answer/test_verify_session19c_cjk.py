@@ -1,7 +1,7 @@
 """CJK near-verbatim claims and dates, session 19c (issue 12): a Japanese first clause
 closed by a counter and "で、", a Japanese or Korean topic with a later clause (an edition
-or agent clause left out), and a known hole: a fronted CJK condition clause a claim
-leaves out (xfail: a rule was tried and not kept, see bench/RESULTS.md).
+or agent clause left out), and a CJK condition or scope clause in front of (or inside)
+the part a claim copies, which the claim may not leave out.
 
 Every sentence is written for these tests; each claim that keeps the meaning sits next
 to neighbours that change it (a condition, threshold or scope dropped, another edition,
@@ -24,28 +24,33 @@ def _check(claim: str, evidence: str, expected: str) -> None:
 
 # ----------------------------------------------------------- a fronted condition or scope
 
-_HOLE = pytest.mark.xfail(strict=True, reason="known hole: a fronted CJK condition left out (session 19c)")
-
-
 @pytest.mark.parametrize(
     ("claim", "evidence", "expected"),
     [
         # The whole sentence stays supported; the clause after a condition does not.
         ("お買い上げが5,000円以上で、送料は無料です。", "お買い上げが5,000円以上で、送料は無料です。\n", "supported"),
-        pytest.param("送料は無料です。", "お買い上げが5,000円以上で、送料は無料です。\n", "!supported", marks=_HOLE),
-        pytest.param("送料は無料です。", "5,000円以上のお買い上げで、送料は無料です。\n", "!supported", marks=_HOLE),
-        pytest.param("送料は無料です。", "お買い上げが5,000円以上の場合、送料は無料です。\n", "!supported", marks=_HOLE),
-        pytest.param("送料は無料です。", "会員登録をすると、送料は無料です。\n", "!supported", marks=_HOLE),
-        pytest.param("送料は無料です。", "雨の日は、送料は無料です。\n", "!supported", marks=_HOLE),
-        pytest.param("窓口は閉鎖します。", "台風が接近した際は、窓口は閉鎖します。\n", "!supported", marks=_HOLE),
+        ("送料は無料です。", "お買い上げが5,000円以上で、送料は無料です。\n", "!supported"),
+        ("送料は無料です。", "5,000円以上のお買い上げで、送料は無料です。\n", "!supported"),
+        ("送料は無料です。", "お買い上げが5,000円以上の場合、送料は無料です。\n", "!supported"),
+        ("送料は無料です。", "会員登録をすると、送料は無料です。\n", "!supported"),
+        ("送料は無料です。", "雨の日は、送料は無料です。\n", "!supported"),
+        ("窓口は閉鎖します。", "台風が接近した際は、窓口は閉鎖します。\n", "!supported"),
         ("送料は無料です。", "送料は無料です。\n", "supported"),
-        pytest.param("运费免费。", "购物满5000元，运费免费。\n", "!supported", marks=_HOLE),
-        pytest.param("运费免费。", "如果购物超过5000元，运费免费。\n", "!supported", marks=_HOLE),
-        pytest.param("须提前一天预约。", "进入重症监护室探视的，须提前一天预约。\n", "!supported", marks=_HOLE),
+        ("运费免费。", "购物满5000元，运费免费。\n", "!supported"),
+        ("运费免费。", "如果购物超过5000元，运费免费。\n", "!supported"),
+        ("须提前一天预约。", "进入重症监护室探视的，须提前一天预约。\n", "!supported"),
         ("购物满5000元，运费免费。", "购物满5000元，运费免费。\n", "supported"),
-        pytest.param("배송비는 무료이다.", "5만 원 이상 구매하면, 배송비는 무료이다.\n", "!supported", marks=_HOLE),
-        pytest.param("대여는 중단된다.", "비가 오는 경우에는, 대여는 중단된다.\n", "!supported", marks=_HOLE),
+        ("배송비는 무료이다.", "5만 원 이상 구매하면, 배송비는 무료이다.\n", "!supported"),
+        ("대여는 중단된다.", "비가 오는 경우에는, 대여는 중단된다.\n", "!supported"),
         ("5만 원 이상 구매하면, 배송비는 무료이다.", "5만 원 이상 구매하면, 배송비는 무료이다.\n", "supported"),
+        # A condition left out in the middle, after the topic.
+        ("이 규정은 2027-03-01부터 시행한다.", "이 규정은 이사회가 승인하면, 2027년 3월 1일부터 시행한다.\n", "!supported"),
+        ("本規則は2027年4月1日から施行する。", "本規則は、理事会が承認した場合、2027年4月1日から施行する。\n", "!supported"),
+        # The condition copied with the rest stays supported.
+        ("感染症にかかった場合は、医師の許可を得てから登園してください。", "感染症にかかった場合は、医師の許可を得てから登園してください。\n", "supported"),
+        ("雨天の場合、作業は翌週に延期する。", "雨天の場合、作業は翌週に延期する。\n", "supported"),
+        ("超过30天提交的申请，人事部不予受理。", "超过30天提交的申请，人事部不予受理。\n", "supported"),
+        ("人事部不予受理。", "超过30天提交的申请，人事部不予受理。\n", "!supported"),
         # A clause with a subject of its own after a clause that is no condition stays.
         ("실습생은 부서장의 동의를 받아야 한다.", "정규직은 누구나 참가할 수 있고, 실습생은 부서장의 동의를 받아야 한다.\n", "supported"),
     ],

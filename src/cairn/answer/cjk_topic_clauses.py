@@ -1,5 +1,6 @@
 """A Chinese claim that keeps a sentence's topic and one later clause, the clauses
-between left out (issue 12, session 18c).
+between left out (issue 12, session 18c); the same of a Japanese or Korean sentence
+after an edition or agent clause (session 19c, :func:`ja_ko_topic_clause_readings`).
 
 A Chinese sentence often states several facts of one topic in comma clauses:
 "本规定由行政部经理刘静起草，经总经理王建国批准，自2027年1月1日起施行" says who drafted
