@@ -113,3 +113,54 @@ _KO_RULES = "이 규정은 제3판으로 2027년 3월 1일부터 시행하며, 2
 )
 def test_ja_ko_topic_clause(claim: str, evidence: str, expected: str) -> None:
     _check(claim, evidence, expected)
+
+
+# ------------------------------------------------ a weekday in parentheses after a date
+
+_ZH_RACE = "比赛定于2028年4月16日（星期日）上午7点30分在东操场鸣枪起跑。\n"
+_JA_MEETING = "説明会は1月31日（月）に本社で開く。\n"
+_KO_DEADLINE = "신청은 2028년 2월 10일(목)까지 해야 한다.\n"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        ("比赛定于2028-04-16上午7:30在东操场鸣枪起跑。", _ZH_RACE, "supported"),
+        ("比赛定于2028年4月16日上午7点30分在东操场鸣枪起跑。", _ZH_RACE, "supported"),
+        ("比赛定于2028年4月16日（星期日）上午7点30分在东操场鸣枪起跑。", _ZH_RACE, "supported"),
+        ("比赛定于2028年4月16日（星期一）上午7点30分在东操场鸣枪起跑。", _ZH_RACE, "!supported"),
+        ("比赛定于2028年4月17日上午7点30分在东操场鸣枪起跑。", _ZH_RACE, "!supported"),
+        ("比赛定于2028年4月16日下午7点30分在东操场鸣枪起跑。", _ZH_RACE, "!supported"),
+        ("説明会は1月31日に本社で開く。", _JA_MEETING, "supported"),
+        ("説明会は1月31日（火）に本社で開く。", _JA_MEETING, "!supported"),
+        ("説明会は2月1日に本社で開く。", _JA_MEETING, "!supported"),
+        ("신청은 2028년 2월 10일까지 해야 한다.", _KO_DEADLINE, "supported"),
+        ("신청은 2028년 2월 11일까지 해야 한다.", _KO_DEADLINE, "!supported"),
+        ("신청은 2028년 2월 10일까지 할 수 있다.", _KO_DEADLINE, "!supported"),  # must -> may
+    ],
+)
+def test_weekday_in_parentheses(claim: str, evidence: str, expected: str) -> None:
+    _check(claim, evidence, expected)
+
+
+# ------------------------------------------------------ a CJK title line above a sentence
+
+_TITLED = "仁和医院住院部\n本须知为第4版，自2027年3月1日起施行，2024年5月发布的第3版同时废止。\n"
+_WRAPPED = "凡入职未满一年的员工\n不得申请年假。\n"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        ("本须知为第4版，自2027-03-01起施行。", _TITLED, "supported"),
+        ("本须知为第4版，自2027年3月1日起施行。", _TITLED, "supported"),
+        ("本须知为第5版，自2027-03-01起施行。", _TITLED, "!supported"),
+        ("本须知为第4版，自2027-04-01起施行。", _TITLED, "!supported"),
+        ("本须知为第3版，自2027-03-01起施行。", _TITLED, "!supported"),
+        # A wrapped sentence whose first line is a condition stays one sentence.
+        ("员工不得申请年假。", _WRAPPED, "!supported"),
+        ("凡入职未满一年的员工不得申请年假。", _WRAPPED, "supported"),
+    ],
+)
+def test_cjk_title_line(claim: str, evidence: str, expected: str) -> None:
+    _check(claim, evidence, expected)
