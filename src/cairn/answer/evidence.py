@@ -7,8 +7,8 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
 from cairn.answer.cjk_titles import cjk_title_line
+from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
 from cairn.answer.contract import EvidenceSpan
 from cairn.answer.document_subject import document_antecedent
 from cairn.answer.normalise import normalise_dates, range_first_days
