@@ -29,14 +29,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["JA_FINAL_RE", "continuative_clauses"]
+__all__ = ["JA_FINAL_RE", "JA_THRESHOLD", "continuative_clauses"]
 
 _SENTENCE_RE = re.compile(r"[^。.!?！？]+[。.!?！？]?")
 
 #: Japanese final predicates (plain form) that carry only a tense.
 JA_FINAL_RE = re.compile(r"(?:[\u4e00-\u9fff](する|した)|(だ|だった))[。．]?\s*$")
 _JA_SURU_RE = re.compile(r"(?<=[\u4e00-\u9fff])し、(?=[^、。]*?[はが])")
-_JA_DE_RE = re.compile(r"(\d[^\s\d、。，]{0,3})で、(?=[^、。]*?[はが])")
+#: Session 19c: not after a threshold (5,000円以上で、 is the condition of the next clause).
+JA_THRESHOLD = r"(?!以上|以下|未満|以内|超|以降|以前|まで|から|ごと|毎|あたり|当たり)"
+_JA_DE_RE = re.compile(rf"(\d(?:{JA_THRESHOLD}[^\s\d、。，]){{0,3}})で、(?=[^、。]*?[はが])")
 
 #: Korean final predicates (plain form) that carry only a tense: a noun + 하다/되다, the copula.
 _KO_FINAL_RE = re.compile(r"[가-힣](하다|했다|되다|됐다|이다|이었다|였다)\.?\s*$")

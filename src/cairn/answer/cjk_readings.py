@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from cairn.answer.cjk_clauses import JA_FINAL_RE
+from cairn.answer.cjk_clauses import JA_FINAL_RE, JA_THRESHOLD
 from cairn.answer.cjk_forms import canonical_cjk
 
 __all__ = ["attributive_reading", "comma_and_reading", "continuative_reading", "edition_reading"]
@@ -68,13 +68,20 @@ def edition_reading(claim_text: str, evidence_text: str) -> tuple[str, str] | No
 _CLAUSE_MARKS = re.compile("[、，,；;]")
 _JA_SHI_RE = re.compile(r"(?<=[\u4e00-\u9fff])し、")
 _JA_SENTENCE_RE = re.compile(r"[^。]+。?")
+#: Session 19c: a number with its counter closing a first clause with the copula "で、"
+#: ("第3版で、", "1回500円で、"): where で cannot be the particle of place or means.
+_JA_COUNTER_DE_RE = re.compile(rf"(\d(?:{JA_THRESHOLD}[^\s\d、。，]){{0,3}})で、")
+#: A rest that may restrict the first clause: an exception, a condition, a limit, a negation.
+_JA_RESTRICTING_RE = re.compile(r"ただし|但し|除|以外|場合|限り|限る|のみ|だけ|しか|ない|ず|ません|なく|できる|できま")
+_JA_FIRST_RE = re.compile(rf"(?<=[\u4e00-\u9fff])し、|\d(?:{JA_THRESHOLD}[^\s\d、。，]){{0,3}}で、")
 
 
 def continuative_reading(claim_text: str, evidence_text: str) -> tuple[str, str] | None:
     """(claim, evidence with each "Xし、" of a sentence whose final predicate carries only a
-    tense read as the sentence "Xする。"/"Xした。"), for a Japanese claim of one clause;
+    tense read as the sentence "Xする。"/"Xした。", or a first clause closed by a counter
+    and "で、" read as that clause alone, "…第3版だ。"), for a Japanese claim of one clause;
     None otherwise."""
-    if _CLAUSE_MARKS.search(claim_text.strip().rstrip("。")) or "し、" not in evidence_text:
+    if _CLAUSE_MARKS.search(claim_text.strip().rstrip("。")) or not _JA_FIRST_RE.search(evidence_text):
         return None
     if not re.search("[\u3041-\u30ff]", claim_text):
         return None
@@ -83,6 +90,11 @@ def continuative_reading(claim_text: str, evidence_text: str) -> tuple[str, str]
         past = final_tense(m.group())
         if past is None:
             return m.group()
+        de = _JA_COUNTER_DE_RE.search(m.group())
+        if de and "、" not in m.group()[: de.start()] and not _JA_RESTRICTING_RE.search(m.group()[de.end() :]):
+            # Session 19c: only the first clause is kept, so the rest is never read
+            # without it (a first clause "5,000円以上で、" is the condition of the rest).
+            return m.group()[: de.start()] + de.group(1) + ("だった。" if past else "だ。")
         return _JA_SHI_RE.sub("した。" if past else "する。", m.group())
 
     reading = _JA_SENTENCE_RE.sub(sentence, evidence_text)

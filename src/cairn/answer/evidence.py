@@ -7,6 +7,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from cairn.answer.cjk_titles import cjk_title_line
 from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
 from cairn.answer.contract import EvidenceSpan
 from cairn.answer.document_subject import document_antecedent
@@ -257,7 +258,8 @@ def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
                 blocks.append(cur)
                 cur = None
             continue
-        if cur and _title_line(text[cur[0] : cur[1]].rsplit("\n", 1)[-1], stripped):
+        block = text[cur[0] : cur[1]] if cur else ""
+        if cur and (_title_line(block.rsplit("\n", 1)[-1], stripped) or cjk_title_line(block, stripped)):
             blocks.append(cur)  # session 14: a title line without a full stop ends there
             cur = None
         cur = (cur[0], b) if cur else (a, b)

@@ -5,13 +5,16 @@ Nothing of the evidence between the first and the last matched token may be left
 except a whole dropped conjunct without a negation, a parenthesis, a prepositional
 phrase that does not restrict the sentence's subject, or a reporting frame; a negation,
 modal or quantifier right before the matched part must be in the claim too, and so must
-a modifier that opens the subject ("Nightly snapshots" is not "Snapshots").
+a modifier that opens the subject ("Nightly snapshots" is not "Snapshots"), and a CJK
+condition or scope clause in front of the copied part or left out inside it
+(:mod:`cairn.answer.cjk_fronted`, session 19c).
 """
 
 from __future__ import annotations
 
 import re
 
+from cairn.answer.cjk_fronted import cjk_condition_in_gap, cjk_fronted_condition
 from cairn.answer.tokens import (
     _ARTICLES,
     _CLAUSE_STOPS,
@@ -54,7 +57,7 @@ def gaps(
             return f"the evidence says {t.text!r} before it"
     if not every and _drops_premodifier(ev, lo):
         return f"the evidence says {ev[lo - 1].text!r} before it"
-    lead = _fronted_scope(ev, lo) if generic else None
+    lead = (_fronted_scope(ev, lo) if generic else None) or cjk_fronted_condition(ev, lo)  # session 19c
     if lead:
         return f"the evidence restricts it: {lead}"
     tail = _trailing_condition(ev, hi, generic) or _trailing_scope(ev, hi, standing) or _cjk_exception(ev, hi)
@@ -96,7 +99,7 @@ def gaps(
                 return "the evidence restricts the subject: " + " ".join(
                     ev[p].text for p in run[:4]
                 )
-            problem = _gap_problem(ev, run, lo, hi)
+            problem = _gap_problem(ev, run, lo, hi) or _cjk_condition(ev, run)
             if problem:
                 return problem
             run = []
@@ -478,3 +481,8 @@ def _cjk_exception(ev: tuple[AccountToken, ...], hi: int) -> str | None:
         following += t.text
     word = next((w for w in _CJK_CUT_TAILS if following.startswith(w)), None)
     return f"{ev[hi].text}{word}…" if word else None
+
+
+def _cjk_condition(ev: tuple[AccountToken, ...], run: list[int]) -> str | None:
+    hit = cjk_condition_in_gap(ev, run)
+    return f"the evidence restricts it: {hit}" if hit else None

@@ -21,7 +21,9 @@ and a Korean genitive 의, a Chinese copula 为/是 or time 在, a Japanese dire
 one side leaves out or says another way (:mod:`cairn.answer.cjk_particles`), and a
 Chinese claim's "但"/"也" between clauses the evidence states without
 (:mod:`cairn.answer.cjk_connectives`), and a Chinese sentence's topic with one later
-clause, the clauses between left out (:mod:`cairn.answer.cjk_topic_clauses`).
+clause, the clauses between left out, and the same of a Japanese or Korean sentence after an
+edition or agent clause (:mod:`cairn.answer.cjk_topic_clauses`), and a weekday in
+parentheses after a CJK date the claim leaves out (:mod:`cairn.answer.cjk_weekdays`).
 A reading is a group of (claim, evidence) pairs, every one of which must be accounted.
 """
 
@@ -37,7 +39,8 @@ from cairn.answer.cjk_readings import (
     edition_reading,
 )
 from cairn.answer.cjk_restated import request_reading
-from cairn.answer.cjk_topic_clauses import topic_clause_readings
+from cairn.answer.cjk_topic_clauses import ja_ko_topic_clause_readings, topic_clause_readings
+from cairn.answer.cjk_weekdays import weekday_reading
 from cairn.answer.clause_order import contrast_clauses, swapped_clauses
 from cairn.answer.conditions import condition_reading
 from cairn.answer.conjuncts import swapped_conjuncts
@@ -103,5 +106,9 @@ def equivalent_readings(claim_text: str, evidence_text: str, *, table: bool) -> 
     if connective is not None:
         out.append([connective])
     out += [] if table else [[pair] for pair in topic_clause_readings(claim_text, evidence_text)]  # 本规定…，自…起施行
+    out += [] if table else [[pair] for pair in ja_ko_topic_clause_readings(claim_text, evidence_text)]  # 19c: 本案内は…、…から適用する
     out += [] if table else [[(claim, evidence_text)] for claim in swapped_conjuncts(claim_text, evidence_text)]
+    weekday = weekday_reading(claim_text, evidence_text)  # 19c: 4月16日（星期日） = 4月16日
+    if weekday is not None:
+        out.append([weekday])
     return out
