@@ -221,7 +221,7 @@ def _match_clause(cc: _ClaimClause, ev: _Clause) -> tuple[_Match, dict[int, int]
         rest = [s for s in missing if s not in entity_stems]
         if not rest and strong(len(entity_stems & set(cc.required))):
             other_name = _entity_swap(cc, ent_missing, ev)
-            if other_name:
+            if other_name and _dates_conflict(ent_missing[0], other_name):
                 is_date = bool(_DATE_TOKEN_RE.fullmatch(ent_missing[0]))
                 return _Match(
                     False,
@@ -246,6 +246,29 @@ def _match_clause(cc: _ClaimClause, ev: _Clause) -> tuple[_Match, dict[int, int]
 
 
 _DATE_TOKEN_RE = re.compile(r"d\d{8}|m\d{6}")
+
+
+def _dates_conflict(claimed: str, other: str) -> bool:
+    """Whether ``other`` (the evidence's words in the place of the claim's entity
+    ``claimed``) is a concrete conflict, as far as dates go (session 19, lead): a claim's
+    date conflicts only with another date, never with words that hold no date ("4月起"
+    read without its year) or with a date that contains it or that it contains (30 April
+    2027 against "the end of April 2027"). An entity that holds no date, or a glued CJK
+    run that holds more than a date and a particle and differs from the evidence's in more
+    than its date ("第4版自…起施行" against "第3版，自…起施行"), is unaffected."""
+    mine = _DATE_TOKEN_RE.search(claimed)
+    if mine is None:
+        return True
+    rest_mine = _DATE_REST_RE.sub("", _DATE_TOKEN_RE.sub("", claimed))
+    if len(rest_mine) > 2 and rest_mine != _DATE_REST_RE.sub("", _DATE_TOKEN_RE.sub("", other)):
+        return True  # more than a date and a particle (起, 前, 까지): compared as before
+    theirs = [m.group(0)[1:] for m in _DATE_TOKEN_RE.finditer(other)]
+    day = mine.group(0)[1:]
+    return bool(theirs) and not any(day.startswith(t) or t.startswith(day) for t in theirs)
+
+
+#: What a CJK run's date leaves when it is written without its year or day: digits, 年月日号.
+_DATE_REST_RE = re.compile(r"[\d\s年月日号]")
 
 
 def _shown(word: str) -> str:

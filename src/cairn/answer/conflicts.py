@@ -235,7 +235,9 @@ def _swapped_roles(claim: list[AccountToken], ev: tuple[AccountToken, ...]) -> s
         # 25th and a card after their 10th" does not put "25th" before the second "after".
         prep = t.key in _PREPOSITIONS and sum(c.key == t.key for c in claim) > 1
         left = _claim_group(claim, i, -1, stop_at_same=True, stop_at_conj=prep)
-        right = _claim_group(claim, i, 1, item_only=True)
+        # ... and so does its right side (session 19, lead): in "A every Thursday at 18:30
+        # and B every Tuesday at 19:00" the first "at" relates Thursday and 18:30 only.
+        right = _claim_group(claim, i, 1, item_only=True, stop_at_conj=prep)
         only_left = [c for c in left if not any(_same(c, r) for r in right)]
         only_right = [c for c in right if not any(_same(c, x) for x in left)]
         if not only_left or not only_right:

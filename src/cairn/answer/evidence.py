@@ -7,6 +7,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from cairn.answer.areas import area_units
 from cairn.answer.cjk_titles import cjk_title_line
 from cairn.answer.claims import GENERIC, NEGATIONS, strip_lead_in
 from cairn.answer.contract import EvidenceSpan
@@ -218,7 +219,7 @@ _STRUCT_RE = re.compile(r"^\s*(?:[-*+•]\s|#|>|`|\d{1,3}[.)]\s)")
 def _units(span: EvidenceSpan, index: int) -> list[_Unit]:
     """Cut one span into sentences; a line ending in ":" joins the code line after it;
     each table row is a unit of its own, read with the table's header line."""
-    text = normalise_dates(span.text)  # same length: offsets and quotes keep
+    text = area_units(normalise_dates(span.text))  # same length: offsets and quotes keep
     blocks: list[tuple[int, int]] = []
     rows: list[tuple[int, int, str]] = []
     header = ""
@@ -513,7 +514,7 @@ _CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 
 
 def _claim_parts(text: str) -> tuple[list[_ClaimClause], list[str]]:
-    core = normalise_dates(strip_lead_in(text), keep_length=False)
+    core = area_units(normalise_dates(strip_lead_in(text), keep_length=False), keep_length=False)
     codes = [" ".join(m.group(1).split()) for m in _CODE_SPAN_RE.finditer(core)]
     clauses: list[_ClaimClause] = []
     first_word = True

@@ -375,6 +375,11 @@ _UNIT_TABLE: dict[str, tuple[str, Fraction]] = {
     "hz": ("frequency", _U(1)), "khz": ("frequency", _U(1000)),
     "mhz": ("frequency", _U(10**6)), "ghz": ("frequency", _U(10**9)),
     "%": ("percent", _U(1)), "percent": ("percent", _U(1)),
+    # Session 19 (lead): areas (written "m²" by cairn.answer.areas: "square metres",
+    # "sq m", "m2"), exact factors only; "ft²" from the foot's exact 0.3048 m.
+    "m²": ("area", _U(1)), "km²": ("area", _U(10**6)), "cm²": ("area", _U(1, 10**4)),
+    "mm²": ("area", _U(1, 10**6)), "ft²": ("area", _U(9290304, 10**8)),
+    "ha": ("area", _U(10**4)), "hectare": ("area", _U(10**4)), "hectares": ("area", _U(10**4)),
     "kib": ("bits", _U(8 * 1024)), "mib": ("bits", _U(8 * 1024**2)),
     "gib": ("bits", _U(8 * 1024**3)),
 }  # fmt: skip

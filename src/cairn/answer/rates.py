@@ -40,6 +40,7 @@ __all__ = ["with_rates"]
 _PER = frozenset(["per", "a", "an", "each", "every"])
 #: Unit abbreviations that follow a quantity directly in the slash form ("36 km/h").
 _SLASH_UNITS = frozenset(["h", "s", "min", "sec", "hr"])
+_SLASH_AREAS = frozenset(["m²", "km²", "cm²", "mm²", "ft²"])
 _RANGE_WORDS = frozenset(["to", "and", "or", "-", "–"])
 _NO_SKIP = frozenset(["and", "or", "to", "from", "for", "of", "with", "by", "over", "than"])
 _NO_RATE_DIMS = ("time", "months", "temp", "percent", "bitrate")
@@ -55,7 +56,7 @@ def _time_unit(t: _Token) -> tuple[str, Fraction] | None:
 
 
 #: Dimensions a price or amount may be given per unit of ("per GB", "per kg", "per km").
-_PER_MEASURES = ("bits", "length", "mass", "volume")
+_PER_MEASURES = ("area", "bits", "length", "mass", "volume")  # area: session 19
 
 
 def _measure_unit(t: _Token) -> tuple[str, Fraction] | None:
@@ -136,12 +137,14 @@ def with_rates(
                 spec = None if compound else _measure_unit(out[p + 1]) or _per_amount(out[p + 1])
         elif (
             t.kind == "w"
-            and t.text in _SLASH_UNITS
+            and (t.text in _SLASH_UNITS or t.text in _SLASH_AREAS)
             and p > 0
             and out[p - 1].kind == "n"
             and out[p - 1].key.startswith("q:")
         ):
-            spec, unit_at, first = _time_unit(t), p, p
+            # "36 km/h"; "20 g/m²" (session 19: the slash is not a token, the area is).
+            spec = _time_unit(t) if t.text in _SLASH_UNITS else _measure_unit(t)
+            unit_at, first = p, p
         else:
             continue
         if spec is None:

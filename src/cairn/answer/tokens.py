@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from cairn.answer.areas import area_units
 from cairn.answer.cjk_forms import canonical_cjk, western_forms
 from cairn.answer.day_pairs import consecutive_day_pairs
 from cairn.answer.glued import glued_pieces
@@ -489,7 +490,7 @@ def _cjk_plain(text: str, out: list[AccountToken]) -> None:
 @functools.lru_cache(maxsize=8192)
 def account_tokens(text: str) -> tuple[AccountToken, ...]:
     """The account tokens of ``text`` (dates normalised, numbers and quantities keyed)."""
-    text = normalise_dates(western_forms(text) if has_cjk(text) else text, keep_length=False)
+    text = area_units(normalise_dates(western_forms(text) if has_cjk(text) else text, keep_length=False), keep_length=False)
     out: list[AccountToken] = []
     if not has_cjk(text):
         text = pounds_for_pence(range_units(spoken_quantities(expand_contractions(text))))
