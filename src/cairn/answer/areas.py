@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["area_units"]
+__all__ = ["AREA_SYMBOLS", "area_units"]
+
+#: The area units as written after this module's rewrite (and after a slash: "g/m²").
+AREA_SYMBOLS = ("m²", "km²", "cm²", "mm²", "ft²")
 
 _AREAS = {
     "metre": "m²", "meter": "m²", "kilometre": "km²", "kilometer": "km²",
@@ -39,7 +42,7 @@ _SYMBOLS = {
     "kilowatt": "kW", "kilowatts": "kW", "kw": "kW", "watt": "W", "watts": "W", "w": "W",
 }  # fmt: skip
 _PER_AREA_RE = re.compile(
-    r"(?<=\d)(\s?)(" + "|".join(sorted(_SYMBOLS, key=len, reverse=True)) + r")\s+per\s+(m²|km²|cm²|mm²|ft²)",
+    r"(?<=\d)(\s?)(" + "|".join(sorted(_SYMBOLS, key=len, reverse=True)) + r")\s+per\s+(" + "|".join(AREA_SYMBOLS) + ")",
     re.IGNORECASE,
 )
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.cjk_forms import _HANGUL, _KANA
 from cairn.answer.tokens import AccountToken
 
 __all__ = ["cjk_condition_in_gap", "cjk_fronted_condition"]
@@ -35,8 +36,6 @@ _ZH_END_RE = re.compile(r"(?:的话|的|时|后|前|期间|以上|以下|以内)
 _THRESHOLD_RE = re.compile(r"以上|以下|未満|以内|超|まで")
 #: A Chinese amount reached ("购物满5000元，", "超过3天，").
 _ZH_REACH_RE = re.compile(r"(?:满|超过|超出|达到|不足|不满)0")
-_KANA = re.compile("[\u3041-\u30ff]")
-_HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
 def cjk_fronted_condition(ev: tuple[AccountToken, ...], lo: int) -> str | None:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 
+from cairn.answer.cjk_forms import _HANGUL, _KANA
+
 __all__ = ["ja_ko_topic_clause_readings", "topic_clause_readings"]
 
 _KANA_HANGUL = re.compile("[\u3041-\u30ff\uac00-\ud7a3]")
@@ -105,8 +107,6 @@ _JA_KO_RESTRICTING_RE = re.compile(
 _JA_KO_CONTINUATIVE_RE = re.compile(r"(?:[\u4e00-\u9fff]し|であり|(?:하|되|이)(?:며|고))$")
 #: A kept clause that refers back or opens a proviso.
 _JA_KO_REFERS_BACK_RE = re.compile(r"^(?:ただし|但し|なお|その|この|同|それ|다만|단 |그 |또한|이에)")
-_KANA = re.compile("[\u3041-\u30ff]")
-_HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
 def ja_ko_topic_clause_readings(claim_text: str, evidence_text: str) -> list[tuple[str, str]]:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Protocol, TypeVar
 
+from cairn.answer.areas import AREA_SYMBOLS
 from cairn.answer.normalise import _DATA_UNITS, _UNIT_TABLE, quantity_key
 
 
@@ -40,7 +41,7 @@ __all__ = ["with_rates"]
 _PER = frozenset(["per", "a", "an", "each", "every"])
 #: Unit abbreviations that follow a quantity directly in the slash form ("36 km/h").
 _SLASH_UNITS = frozenset(["h", "s", "min", "sec", "hr"])
-_SLASH_AREAS = frozenset(["m²", "km²", "cm²", "mm²", "ft²"])
+_SLASH_AREAS = frozenset(AREA_SYMBOLS)
 _RANGE_WORDS = frozenset(["to", "and", "or", "-", "–"])
 _NO_SKIP = frozenset(["and", "or", "to", "from", "for", "of", "with", "by", "over", "than"])
 _NO_RATE_DIMS = ("time", "months", "temp", "percent", "bitrate")
